@@ -1,0 +1,217 @@
+//! Runtime configuration: what `struct starpu_conf` and StarPU's environment variables say.
+//!
+//! A `Config` starts from defaults (or from what a binding read out of `starpu_conf`), then
+//! `apply_env` lays the environment over it the way StarPU does: environment variables win
+//! unless `precedence_over_environment_variables` is set.
+
+use crate::error::{Error, Result};
+use std::path::PathBuf;
+
+/// Where worker threads are bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// One worker per core, in hwloc's order (the default).
+    Auto,
+    /// Do not bind worker threads (`STARPU_WORKERS_NOBIND`).
+    None,
+    /// Worker i goes on logical CPU `list[i % len]` (`STARPU_WORKERS_CPUID`, `conf.workers_bindid`).
+    Explicit(Vec<usize>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Number of CPU workers; `None` means one per core.
+    pub ncpus: Option<usize>,
+    /// Cores left to the application (`STARPU_RESERVE_NCPU`, `conf.reserve_ncpus`).
+    pub reserve_ncpus: usize,
+    /// CUDA / OpenCL devices asked for; this build has no such driver yet, so any request
+    /// yields zero workers of that kind.
+    pub ncuda: Option<usize>,
+    pub nopencl: Option<usize>,
+    /// Scheduling policy name (`STARPU_SCHED`, `conf.sched_policy_name`); `None` = default.
+    pub sched_policy: Option<String>,
+    pub binding: Binding,
+    /// Bind the thread calling init to a core of its own, taken away from the workers.
+    pub main_thread_bind: bool,
+    pub main_thread_cpuid: Option<usize>,
+    /// Do not print informational messages (`STARPU_SILENT`).
+    pub silent: bool,
+    /// Block submission while more than this many tasks are pending...
+    pub limit_max_submitted: Option<usize>,
+    /// ...until fewer than this many remain (`STARPU_LIMIT_MIN_SUBMITTED_TASKS`).
+    pub limit_min_submitted: Option<usize>,
+    /// Run tasks without calling their kernels (`STARPU_DISABLE_KERNELS`).
+    pub disable_kernels: bool,
+    /// Directory under which `.starpu/` (performance models, ...) lives (`STARPU_HOME`).
+    pub home: Option<PathBuf>,
+    /// Performance-model calibration level (`STARPU_CALIBRATE`).
+    pub calibrate: i32,
+    /// Priority bounds forced on the global context (`conf.global_sched_ctx_{min,max}_priority`).
+    pub min_priority: Option<i32>,
+    pub max_priority: Option<i32>,
+    /// `conf.precedence_over_environment_variables`.
+    pub precedence_over_env: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            ncpus: None,
+            reserve_ncpus: 0,
+            ncuda: None,
+            nopencl: None,
+            sched_policy: None,
+            binding: Binding::Auto,
+            main_thread_bind: false,
+            main_thread_cpuid: None,
+            silent: false,
+            limit_max_submitted: None,
+            limit_min_submitted: None,
+            disable_kernels: false,
+            home: None,
+            calibrate: 0,
+            min_priority: None,
+            max_priority: None,
+            precedence_over_env: false,
+        }
+    }
+}
+
+/// Reads an environment variable, treating an empty value as unset.
+pub fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// Reads an integer environment variable; a malformed value is an error naming the variable.
+pub fn env_int(name: &str) -> Result<Option<i64>> {
+    match env_var(name) {
+        None => Ok(None),
+        Some(v) => v
+            .trim()
+            .parse::<i64>()
+            .map(Some)
+            .map_err(|_| Error::invalid(format!("{name}={v:?} is not an integer"))),
+    }
+}
+
+fn env_flag(name: &str) -> Result<Option<bool>> {
+    Ok(env_int(name)?.map(|v| v != 0))
+}
+
+/// Parses a CPU list as StarPU accepts it: numbers and ranges separated by spaces or commas,
+/// e.g. `"0 2 4-6"`.
+pub fn parse_cpu_list(text: &str) -> Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for item in text.split([' ', ',', '\t']).filter(|s| !s.is_empty()) {
+        let bad = || Error::invalid(format!("bad CPU list item {item:?} in {text:?}"));
+        if let Some((a, b)) = item.split_once('-') {
+            let a: usize = a.parse().map_err(|_| bad())?;
+            let b: usize = if b.is_empty() {
+                a
+            } else {
+                b.parse().map_err(|_| bad())?
+            };
+            if b < a {
+                return Err(bad());
+            }
+            out.extend(a..=b);
+        } else {
+            out.push(item.parse().map_err(|_| bad())?);
+        }
+    }
+    Ok(out)
+}
+
+fn count(name: &str, v: i64) -> Result<Option<usize>> {
+    match v {
+        -1 => Ok(None),
+        v if v >= 0 => Ok(Some(v as usize)),
+        v => Err(Error::invalid(format!("{name}={v} must be -1 or >= 0"))),
+    }
+}
+
+impl Config {
+    /// Lays StarPU's environment variables over this configuration.
+    pub fn apply_env(&mut self) -> Result<()> {
+        // STARPU_SILENT and STARPU_HOME are not part of starpu_conf: always read.
+        if let Some(s) = env_flag("STARPU_SILENT")? {
+            self.silent = s;
+        }
+        if let Some(h) = env_var("STARPU_HOME") {
+            self.home = Some(PathBuf::from(h));
+        }
+        if let Some(v) = env_flag("STARPU_DISABLE_KERNELS")? {
+            self.disable_kernels = v;
+        }
+        if let Some(v) = env_int("STARPU_LIMIT_MAX_SUBMITTED_TASKS")? {
+            self.limit_max_submitted = usize::try_from(v).ok().filter(|&v| v > 0);
+        }
+        if let Some(v) = env_int("STARPU_LIMIT_MIN_SUBMITTED_TASKS")? {
+            self.limit_min_submitted = usize::try_from(v).ok().filter(|&v| v > 0);
+        }
+        if let Some(v) = env_int("STARPU_CALIBRATE")? {
+            self.calibrate = v as i32;
+        }
+        if self.precedence_over_env {
+            return Ok(());
+        }
+        // STARPU_NCPUS is the deprecated spelling; STARPU_NCPU wins when both are set.
+        for name in ["STARPU_NCPUS", "STARPU_NCPU"] {
+            if let Some(v) = env_int(name)? {
+                self.ncpus = count(name, v)?;
+            }
+        }
+        if let Some(v) = env_int("STARPU_RESERVE_NCPU")? {
+            self.reserve_ncpus = count("STARPU_RESERVE_NCPU", v)?.unwrap_or(0);
+        }
+        if let Some(v) = env_int("STARPU_NCUDA")? {
+            self.ncuda = count("STARPU_NCUDA", v)?;
+        }
+        if let Some(v) = env_int("STARPU_NOPENCL")? {
+            self.nopencl = count("STARPU_NOPENCL", v)?;
+        }
+        if let Some(s) = env_var("STARPU_SCHED") {
+            self.sched_policy = Some(s.trim().to_string());
+        }
+        if let Some(list) = env_var("STARPU_WORKERS_CPUID") {
+            self.binding = Binding::Explicit(parse_cpu_list(&list)?);
+        }
+        if env_flag("STARPU_WORKERS_NOBIND")? == Some(true) {
+            self.binding = Binding::None;
+        }
+        if let Some(v) = env_flag("STARPU_MAIN_THREAD_BIND")? {
+            self.main_thread_bind = v;
+        }
+        if let Some(v) = env_int("STARPU_MAIN_THREAD_CPUID")? {
+            self.main_thread_cpuid = usize::try_from(v).ok();
+            self.main_thread_bind |= self.main_thread_cpuid.is_some();
+        }
+        if let Some(v) = env_int("STARPU_MIN_PRIO")? {
+            self.min_priority = Some(v as i32);
+        }
+        if let Some(v) = env_int("STARPU_MAX_PRIO")? {
+            self.max_priority = Some(v as i32);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists_accept_ranges_and_separators() {
+        assert_eq!(parse_cpu_list("0 2 4-6").unwrap(), vec![0, 2, 4, 5, 6]);
+        assert_eq!(parse_cpu_list("1,3").unwrap(), vec![1, 3]);
+        assert!(parse_cpu_list("a").is_err());
+        assert!(parse_cpu_list("5-2").is_err());
+    }
+
+    #[test]
+    fn counts_reject_negative_values_other_than_minus_one() {
+        assert_eq!(count("X", -1).unwrap(), None);
+        assert_eq!(count("X", 3).unwrap(), Some(3));
+        assert!(count("X", -2).is_err());
+    }
+}

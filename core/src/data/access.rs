@@ -1,0 +1,126 @@
+//! Access modes: how a task uses a piece of data (StarPU's `enum starpu_data_access_mode`).
+//!
+//! The numeric values are StarPU's, so a mode crosses every binding unchanged.
+
+use crate::error::{Error, Result};
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct AccessMode(pub u32);
+
+impl AccessMode {
+    pub const NONE: AccessMode = AccessMode(0);
+    pub const R: AccessMode = AccessMode(1 << 0);
+    pub const W: AccessMode = AccessMode(1 << 1);
+    pub const RW: AccessMode = AccessMode(Self::R.0 | Self::W.0);
+    pub const SCRATCH: AccessMode = AccessMode(1 << 2);
+    pub const REDUX: AccessMode = AccessMode(1 << 3);
+    pub const COMMUTE: AccessMode = AccessMode(1 << 4);
+    pub const SSEND: AccessMode = AccessMode(1 << 5);
+    pub const LOCALITY: AccessMode = AccessMode(1 << 6);
+    pub const MPI_REDUX: AccessMode = AccessMode(1 << 7);
+    pub const NOPLAN: AccessMode = AccessMode(1 << 8);
+    pub const UNMAP: AccessMode = AccessMode(1 << 9);
+    /// Everything at or above this bit is not an access mode (task_insert keys live there).
+    pub const MAX: AccessMode = AccessMode(1 << 10);
+
+    const BASE_MASK: u32 = Self::RW.0 | Self::SCRATCH.0 | Self::REDUX.0 | Self::MPI_REDUX.0;
+    const FLAG_MASK: u32 =
+        Self::COMMUTE.0 | Self::SSEND.0 | Self::LOCALITY.0 | Self::NOPLAN.0 | Self::UNMAP.0;
+
+    /// Checks that `bits` is one base mode (R, W, RW, SCRATCH, REDUX) plus optional flags.
+    pub fn from_bits(bits: u32) -> Result<AccessMode> {
+        let base = bits & Self::BASE_MASK;
+        let valid_base = [
+            Self::R.0,
+            Self::W.0,
+            Self::RW.0,
+            Self::SCRATCH.0,
+            Self::REDUX.0,
+            Self::MPI_REDUX.0,
+        ]
+        .contains(&base);
+        if !valid_base || bits & !(Self::BASE_MASK | Self::FLAG_MASK) != 0 {
+            return Err(Error::invalid(format!(
+                "invalid access mode {bits:#x} (expected STARPU_R, STARPU_W, STARPU_RW, \
+                 STARPU_SCRATCH or STARPU_REDUX, optionally with STARPU_COMMUTE)"
+            )));
+        }
+        Ok(AccessMode(bits))
+    }
+
+    /// The mode without its flag bits (COMMUTE, LOCALITY, ...).
+    pub fn base(self) -> AccessMode {
+        AccessMode(self.0 & Self::BASE_MASK)
+    }
+
+    pub fn contains(self, other: AccessMode) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub fn reads(self) -> bool {
+        self.0 & Self::R.0 != 0
+    }
+
+    /// Whether the access changes the data others see (W, RW, REDUX; not SCRATCH).
+    pub fn writes(self) -> bool {
+        self.0 & (Self::W.0 | Self::REDUX.0 | Self::MPI_REDUX.0) != 0
+    }
+
+    pub fn is_scratch(self) -> bool {
+        self.base() == Self::SCRATCH
+    }
+
+    pub fn is_commute(self) -> bool {
+        self.0 & Self::COMMUTE.0 != 0
+    }
+}
+
+impl std::ops::BitOr for AccessMode {
+    type Output = AccessMode;
+    fn bitor(self, rhs: AccessMode) -> AccessMode {
+        AccessMode(self.0 | rhs.0)
+    }
+}
+
+impl fmt::Debug for AccessMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let base = match self.base() {
+            Self::R => "R",
+            Self::W => "W",
+            Self::RW => "RW",
+            Self::SCRATCH => "SCRATCH",
+            Self::REDUX => "REDUX",
+            Self::MPI_REDUX => "MPI_REDUX",
+            Self::NONE => "NONE",
+            _ => "?",
+        };
+        f.write_str(base)?;
+        if self.is_commute() {
+            f.write_str("|COMMUTE")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_modes_and_flags() {
+        assert_eq!(AccessMode::from_bits(3).unwrap(), AccessMode::RW);
+        let m = AccessMode::from_bits(AccessMode::RW.0 | AccessMode::COMMUTE.0).unwrap();
+        assert!(m.is_commute() && m.reads() && m.writes());
+        assert!(AccessMode::SCRATCH.is_scratch() && !AccessMode::SCRATCH.writes());
+        assert_eq!(format!("{m:?}"), "RW|COMMUTE");
+    }
+
+    #[test]
+    fn invalid_modes_are_rejected() {
+        assert!(AccessMode::from_bits(0).is_err());
+        assert!(AccessMode::from_bits(AccessMode::COMMUTE.0).is_err());
+        assert!(AccessMode::from_bits(AccessMode::R.0 | AccessMode::SCRATCH.0).is_err());
+        assert!(AccessMode::from_bits(1 << 17).is_err());
+    }
+}

@@ -1,0 +1,150 @@
+//! Acquisition of data by the application (`starpu_data_acquire` and friends).
+//!
+//! An acquisition is a task without a kernel in the dependency graph: it waits for the
+//! tasks submitted before it, and tasks submitted after it wait until it is released.
+
+use super::{AccessMode, AcquireNode, DataHandle};
+use crate::error::{Error, Result};
+use crate::runtime::Runtime;
+use crate::task::{self, state, Access, ReadyList, Task, TaskKind, TaskRef, TaskSpec};
+use smallvec::smallvec;
+use std::sync::atomic::Ordering;
+
+/// What an acquisition remembers about itself in its spec's user word.
+fn encode_node(node: AcquireNode) -> usize {
+    match node {
+        AcquireNode::Node(n) => n,
+        AcquireNode::None => usize::MAX,
+    }
+}
+
+impl Runtime {
+    /// Blocks until the application may access `h` in `mode` on `node`.
+    pub fn acquire(
+        &'static self,
+        h: &DataHandle,
+        node: AcquireNode,
+        mode: AccessMode,
+    ) -> Result<()> {
+        self.check_may_block("starpu_data_acquire")?;
+        let t = self.submit_acquisition(h, node, mode, None)?;
+        self.task_bell.wait_until(|| t.state() >= state::RUNNING);
+        if let Some(e) = t.failure() {
+            self.release(h)?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Asks for `h` in `mode` and returns at once; `granted` runs (on some thread) once the
+    /// application may access the data. It must be followed by `release`.
+    pub fn acquire_cb(
+        &'static self,
+        h: &DataHandle,
+        node: AcquireNode,
+        mode: AccessMode,
+        granted: Box<dyn FnOnce() + Send>,
+    ) -> Result<()> {
+        self.submit_acquisition(h, node, mode, Some(granted))
+            .map(|_| ())
+    }
+
+    fn submit_acquisition(
+        &'static self,
+        h: &DataHandle,
+        node: AcquireNode,
+        mode: AccessMode,
+        granted: Option<Box<dyn FnOnce() + Send>>,
+    ) -> Result<TaskRef> {
+        h.check_usable()?;
+        if let AcquireNode::Node(n) = node {
+            if n >= crate::memory::node_count() {
+                return Err(Error::invalid(format!("no memory node {n}")));
+            }
+        }
+        let t = Task::new();
+        if let Some(f) = granted {
+            t.set_callback(f);
+        }
+        let spec = TaskSpec {
+            accesses: smallvec![Access {
+                handle: h.clone(),
+                mode,
+                sequential: h.sequential_consistency(),
+            }],
+            kind: TaskKind::Acquire,
+            user: encode_node(node),
+            ..Default::default()
+        };
+        h.0.acquisitions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(t.clone());
+        if let Err(e) = self.submit(&t, spec) {
+            h.0.acquisitions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .pop();
+            return Err(e);
+        }
+        Ok(t)
+    }
+
+    /// The acquisition's dependencies are met: bring the data and hand it over.
+    pub(crate) fn grant(&'static self, t: &TaskRef) {
+        let spec = t.spec().expect("granted acquisitions were submitted");
+        if spec.user != usize::MAX {
+            for a in &spec.accesses {
+                if let Err(e) = a.handle.fetch(spec.user, a.mode) {
+                    t.set_failure(e);
+                }
+            }
+        }
+        t.set_state(state::RUNNING);
+        match t.take_callback() {
+            Some(f) => crate::worker::as_callback(f),
+            None => self.task_bell.ring(),
+        }
+    }
+
+    /// Ends the most recent acquisition of `h` (`starpu_data_release`).
+    pub fn release(&'static self, h: &DataHandle) -> Result<()> {
+        let t = {
+            let mut acq = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
+            let i = acq
+                .iter()
+                .rposition(|t| t.state() >= state::RUNNING)
+                .ok_or_else(|| {
+                    Error::invalid(format!(
+                        "data {} is not acquired (or its acquisition is not granted yet)",
+                        h.label()
+                    ))
+                })?;
+            acq.remove(i)
+        };
+        let spec = t.spec().expect("acquisitions were submitted");
+        if spec.user != usize::MAX {
+            for a in &spec.accesses {
+                a.handle.after_access(spec.user, a.mode);
+            }
+        }
+        let mut ready = ReadyList::new();
+        task::complete(self, &t, &mut ready);
+        self.schedule(ready);
+        Ok(())
+    }
+
+    /// Number of acquisitions of `h` not yet released.
+    pub fn acquisitions(&self, h: &DataHandle) -> usize {
+        h.0.acquisitions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
+    }
+}
+
+/// Waits until no task or acquisition uses `h`.
+pub(super) fn wait_idle(rt: &Runtime, h: &DataHandle) {
+    rt.data_bell
+        .wait_until(|| h.0.in_flight.load(Ordering::SeqCst) == 0);
+}

@@ -1,0 +1,91 @@
+//! `struct starpu_block_interface`: a 3-D array, `nx` contiguous elements per line,
+//! lines `ldy` elements apart, planes `ldz` elements apart.
+
+use super::{copy_2d, footprint_of, Interface};
+use crate::error::Result;
+use crate::memory::{self, NodeId};
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BlockInterface {
+    pub id: i32,
+    pub ptr: usize,
+    pub dev_handle: usize,
+    pub offset: usize,
+    pub nx: u32,
+    pub ny: u32,
+    pub nz: u32,
+    pub ldy: u32,
+    pub ldz: u32,
+    pub elemsize: usize,
+}
+
+impl BlockInterface {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(ptr: usize, ldy: u32, ldz: u32, nx: u32, ny: u32, nz: u32, elemsize: usize) -> Self {
+        BlockInterface {
+            id: Self::ID,
+            ptr,
+            dev_handle: ptr,
+            offset: 0,
+            nx,
+            ny,
+            nz,
+            ldy,
+            ldz,
+            elemsize,
+        }
+    }
+}
+
+impl Interface for BlockInterface {
+    const ID: i32 = super::id::BLOCK;
+    const NAME: &'static str = "STARPU_BLOCK_INTERFACE";
+
+    fn data_size(&self) -> usize {
+        self.nx as usize * self.ny as usize * self.nz as usize * self.elemsize
+    }
+    fn footprint(&self) -> u32 {
+        footprint_of(&[self.nx as u64, self.ny as u64, self.nz as u64])
+    }
+    fn describe(&self) -> String {
+        format!(
+            "block nx={} ny={} nz={} ldy={} ldz={} elemsize={}",
+            self.nx, self.ny, self.nz, self.ldy, self.ldz, self.elemsize
+        )
+    }
+    fn data_ptr(&self) -> usize {
+        self.ptr
+    }
+    fn allocate(&mut self, node: NodeId) -> Result<()> {
+        let p = memory::alloc(node, self.data_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+        (self.ldy, self.ldz) = (self.nx, self.nx * self.ny);
+        Ok(())
+    }
+    fn free(&mut self, node: NodeId) {
+        memory::free(node, self.dev_handle);
+        *self = self.without_buffers();
+    }
+    unsafe fn copy_from(&self, src: &Self) {
+        let e = self.elemsize;
+        for z in 0..self.nz as usize {
+            copy_2d(
+                src.ptr + z * src.ldz as usize * e,
+                src.ldy as usize * e,
+                self.ptr + z * self.ldz as usize * e,
+                self.ldy as usize * e,
+                self.nx as usize * e,
+                self.ny as usize,
+            );
+        }
+    }
+    fn without_buffers(&self) -> Self {
+        BlockInterface {
+            ptr: 0,
+            dev_handle: 0,
+            offset: 0,
+            ..*self
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! `struct starpu_ndim_interface`: an array of any number of dimensions, `nn[i]` elements
+//! along dimension `i`, consecutive elements along it `ldn[i]` elements apart.
+//!
+//! The `nn` and `ldn` arrays belong to the description; each description the runtime makes
+//! gets its own copy, kept for the life of the process (a few bytes per dimension).
+
+use super::{copy_2d, footprint_of, Interface};
+use crate::error::Result;
+use crate::memory::{self, NodeId};
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct NdimInterface {
+    pub id: i32,
+    pub ptr: usize,
+    pub dev_handle: usize,
+    pub offset: usize,
+    pub allocsize: usize,
+    pub nn: *mut u32,
+    pub ldn: *mut u32,
+    pub ndim: usize,
+    pub elemsize: usize,
+}
+
+// SAFETY: plain description of buffers; access is serialised by the data handle.
+unsafe impl Send for NdimInterface {}
+unsafe impl Sync for NdimInterface {}
+
+fn leak_array(values: &[u32]) -> *mut u32 {
+    Box::leak(values.to_vec().into_boxed_slice()).as_mut_ptr()
+}
+
+impl NdimInterface {
+    pub fn new(ptr: usize, nn: &[u32], ldn: &[u32], elemsize: usize) -> Self {
+        let ndim = nn.len();
+        let mut d = NdimInterface {
+            id: Self::ID,
+            ptr,
+            dev_handle: ptr,
+            offset: 0,
+            allocsize: 0,
+            nn: leak_array(nn),
+            ldn: leak_array(&ldn[..ndim.min(ldn.len())]),
+            ndim,
+            elemsize,
+        };
+        d.allocsize = d.data_size();
+        d
+    }
+
+    pub fn dims(&self) -> &[u32] {
+        if self.ndim == 0 || self.nn.is_null() {
+            return &[];
+        }
+        // SAFETY: nn holds ndim entries for the life of the description.
+        unsafe { std::slice::from_raw_parts(self.nn, self.ndim) }
+    }
+
+    pub fn strides(&self) -> &[u32] {
+        if self.ndim == 0 || self.ldn.is_null() {
+            return &[];
+        }
+        // SAFETY: ldn holds ndim entries for the life of the description.
+        unsafe { std::slice::from_raw_parts(self.ldn, self.ndim) }
+    }
+
+    /// Gives this description arrays of its own (after a byte copy shared them).
+    pub fn own_arrays(&mut self) {
+        let (nn, ldn) = (self.dims().to_vec(), self.strides().to_vec());
+        self.nn = leak_array(&nn);
+        self.ldn = leak_array(&ldn);
+    }
+
+    /// Copies elements dimension by dimension (innermost rows with `copy_2d`).
+    unsafe fn copy_dims(&self, src: &Self, dim: usize, soff: usize, doff: usize) {
+        let e = self.elemsize;
+        let nn = self.dims();
+        if dim == 1 || self.ndim <= 1 {
+            let rows = if self.ndim <= 1 { 1 } else { nn[1] as usize };
+            let sld = if self.ndim <= 1 {
+                0
+            } else {
+                src.strides()[1] as usize * e
+            };
+            let dld = if self.ndim <= 1 {
+                0
+            } else {
+                self.strides()[1] as usize * e
+            };
+            copy_2d(
+                src.ptr + soff,
+                sld,
+                self.ptr + doff,
+                dld,
+                nn[0] as usize * e,
+                rows,
+            );
+            return;
+        }
+        for i in 0..nn[dim] as usize {
+            self.copy_dims(
+                src,
+                dim - 1,
+                soff + i * src.strides()[dim] as usize * e,
+                doff + i * self.strides()[dim] as usize * e,
+            );
+        }
+    }
+}
+
+impl Interface for NdimInterface {
+    const ID: i32 = super::id::NDIM;
+    const NAME: &'static str = "STARPU_NDIM_INTERFACE";
+
+    fn data_size(&self) -> usize {
+        self.dims().iter().map(|&n| n as usize).product::<usize>() * self.elemsize
+    }
+    fn alloc_size(&self) -> usize {
+        self.allocsize.max(self.data_size())
+    }
+    fn footprint(&self) -> u32 {
+        let dims: Vec<u64> = self.dims().iter().map(|&n| n as u64).collect();
+        footprint_of(&dims)
+    }
+    fn describe(&self) -> String {
+        format!("ndim nn={:?} elemsize={}", self.dims(), self.elemsize)
+    }
+    fn data_ptr(&self) -> usize {
+        self.ptr
+    }
+    fn allocate(&mut self, node: NodeId) -> Result<()> {
+        let p = memory::alloc(node, self.alloc_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+        let mut packed = Vec::with_capacity(self.ndim);
+        let mut stride = 1u32;
+        for &n in self.dims() {
+            packed.push(stride);
+            stride *= n;
+        }
+        self.ldn = leak_array(&packed);
+        Ok(())
+    }
+    fn free(&mut self, node: NodeId) {
+        memory::free(node, self.dev_handle);
+        *self = self.without_buffers();
+    }
+    unsafe fn copy_from(&self, src: &Self) {
+        if self.ndim == 0 {
+            copy_2d(src.ptr, 0, self.ptr, 0, self.elemsize, 1);
+        } else {
+            self.copy_dims(src, self.ndim - 1, 0, 0);
+        }
+    }
+    fn without_buffers(&self) -> Self {
+        let mut d = NdimInterface {
+            ptr: 0,
+            dev_handle: 0,
+            offset: 0,
+            ..*self
+        };
+        d.own_arrays();
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_between_padded_and_packed_3d() {
+        // 2 x 2 x 2 with padded lines (ldn = 1, 3, 6) into a packed array.
+        let src: Vec<f64> = (0..12).map(|x| x as f64).collect();
+        let s = NdimInterface::new(src.as_ptr() as usize, &[2, 2, 2], &[1, 3, 6], 8);
+        let mut d = s.without_buffers();
+        d.allocate(0).unwrap();
+        unsafe { d.copy_from(&s) };
+        let out = unsafe { std::slice::from_raw_parts(d.ptr as *const f64, 8) };
+        assert_eq!(out, &[0.0, 1.0, 3.0, 4.0, 6.0, 7.0, 9.0, 10.0]);
+        assert_eq!(d.strides(), &[1, 2, 4]);
+        d.free(0);
+    }
+}

@@ -1,0 +1,107 @@
+//! `struct starpu_tensor_interface`: a 4-D array with leading dimensions `ldy`, `ldz`, `ldt`.
+
+use super::{copy_2d, footprint_of, Interface};
+use crate::error::Result;
+use crate::memory::{self, NodeId};
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TensorInterface {
+    pub id: i32,
+    pub ptr: usize,
+    pub dev_handle: usize,
+    pub offset: usize,
+    pub nx: u32,
+    pub ny: u32,
+    pub nz: u32,
+    pub nt: u32,
+    pub ldy: u32,
+    pub ldz: u32,
+    pub ldt: u32,
+    pub elemsize: usize,
+}
+
+impl TensorInterface {
+    /// `dims` is (nx, ny, nz, nt), `lds` is (ldy, ldz, ldt).
+    pub fn new(ptr: usize, lds: [u32; 3], dims: [u32; 4], elemsize: usize) -> Self {
+        TensorInterface {
+            id: Self::ID,
+            ptr,
+            dev_handle: ptr,
+            offset: 0,
+            nx: dims[0],
+            ny: dims[1],
+            nz: dims[2],
+            nt: dims[3],
+            ldy: lds[0],
+            ldz: lds[1],
+            ldt: lds[2],
+            elemsize,
+        }
+    }
+}
+
+impl Interface for TensorInterface {
+    const ID: i32 = super::id::TENSOR;
+    const NAME: &'static str = "STARPU_TENSOR_INTERFACE";
+
+    fn data_size(&self) -> usize {
+        [self.nx, self.ny, self.nz, self.nt]
+            .iter()
+            .map(|&n| n as usize)
+            .product::<usize>()
+            * self.elemsize
+    }
+    fn footprint(&self) -> u32 {
+        footprint_of(&[
+            self.nx as u64,
+            self.ny as u64,
+            self.nz as u64,
+            self.nt as u64,
+        ])
+    }
+    fn describe(&self) -> String {
+        format!(
+            "tensor nx={} ny={} nz={} nt={} elemsize={}",
+            self.nx, self.ny, self.nz, self.nt, self.elemsize
+        )
+    }
+    fn data_ptr(&self) -> usize {
+        self.ptr
+    }
+    fn allocate(&mut self, node: NodeId) -> Result<()> {
+        let p = memory::alloc(node, self.data_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+        self.ldy = self.nx;
+        self.ldz = self.nx * self.ny;
+        self.ldt = self.ldz * self.nz;
+        Ok(())
+    }
+    fn free(&mut self, node: NodeId) {
+        memory::free(node, self.dev_handle);
+        *self = self.without_buffers();
+    }
+    unsafe fn copy_from(&self, src: &Self) {
+        let e = self.elemsize;
+        for t in 0..self.nt as usize {
+            for z in 0..self.nz as usize {
+                copy_2d(
+                    src.ptr + (t * src.ldt as usize + z * src.ldz as usize) * e,
+                    src.ldy as usize * e,
+                    self.ptr + (t * self.ldt as usize + z * self.ldz as usize) * e,
+                    self.ldy as usize * e,
+                    self.nx as usize * e,
+                    self.ny as usize,
+                );
+            }
+        }
+    }
+    fn without_buffers(&self) -> Self {
+        TensorInterface {
+            ptr: 0,
+            dev_handle: 0,
+            offset: 0,
+            ..*self
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! `struct starpu_vector_interface`: `nx` elements of `elemsize` bytes, contiguous.
+
+use super::{footprint_of, Interface};
+use crate::error::Result;
+use crate::memory::{self, NodeId};
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VectorInterface {
+    pub id: i32,
+    pub ptr: usize,
+    pub dev_handle: usize,
+    pub offset: usize,
+    pub nx: u32,
+    pub elemsize: usize,
+    /// Index of the first element, for vectors cut out of a bigger one.
+    pub slice_base: u32,
+    /// Bytes actually allocated (may exceed `nx * elemsize`).
+    pub allocsize: usize,
+}
+
+impl VectorInterface {
+    pub fn new(ptr: usize, nx: u32, elemsize: usize) -> Self {
+        VectorInterface {
+            id: Self::ID,
+            ptr,
+            dev_handle: ptr,
+            offset: 0,
+            nx,
+            elemsize,
+            slice_base: 0,
+            allocsize: nx as usize * elemsize,
+        }
+    }
+}
+
+impl Interface for VectorInterface {
+    const ID: i32 = super::id::VECTOR;
+    const NAME: &'static str = "STARPU_VECTOR_INTERFACE";
+
+    fn data_size(&self) -> usize {
+        self.nx as usize * self.elemsize
+    }
+    fn alloc_size(&self) -> usize {
+        self.allocsize.max(self.data_size())
+    }
+    fn footprint(&self) -> u32 {
+        footprint_of(&[self.nx as u64])
+    }
+    fn describe(&self) -> String {
+        format!("vector nx={} elemsize={}", self.nx, self.elemsize)
+    }
+    fn data_ptr(&self) -> usize {
+        self.ptr
+    }
+    fn allocate(&mut self, node: NodeId) -> Result<()> {
+        let p = memory::alloc(node, self.alloc_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+        Ok(())
+    }
+    fn free(&mut self, node: NodeId) {
+        memory::free(node, self.dev_handle);
+        *self = self.without_buffers();
+    }
+    unsafe fn copy_from(&self, src: &Self) {
+        super::copy_2d(src.ptr, 0, self.ptr, 0, self.data_size(), 1);
+    }
+    fn without_buffers(&self) -> Self {
+        VectorInterface {
+            ptr: 0,
+            dev_handle: 0,
+            offset: 0,
+            ..*self
+        }
+    }
+}

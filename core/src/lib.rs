@@ -1,0 +1,28 @@
+//! starpu-core: a task runtime in the StarPU model.
+//!
+//! Applications describe codelets (kernels with one or more implementations), register data
+//! as handles, and submit tasks that apply a codelet to handles in access modes. The runtime
+//! orders tasks by their data accesses (and explicit dependencies and tags), schedules ready
+//! tasks on workers with a policy, keeps data replicas coherent, and runs everything
+//! asynchronously until the application waits.
+//!
+//! This crate is the one implementation behind every language face (C, Fortran, Python,
+//! Java); it exposes a safe Rust API and no C types. Interface descriptions are
+//! `#[repr(C)]` because kernels in every language read them in place.
+
+pub mod config;
+pub mod data;
+pub mod error;
+pub mod memory;
+pub mod perfmodel;
+pub mod runtime;
+pub mod sched;
+pub mod task;
+pub mod topology;
+pub mod worker;
+
+pub use config::Config;
+pub use data::{AccessMode, DataHandle, Filter};
+pub use error::{Error, ErrorKind, Result};
+pub use runtime::Runtime;
+pub use task::{Access, Codelet, Task, TaskRef, TaskSpec};

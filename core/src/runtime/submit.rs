@@ -1,0 +1,183 @@
+//! Submission: checking a task, wiring its dependencies, and handing ready tasks to the
+//! scheduling policy.
+
+use super::Runtime;
+use crate::data::AccessMode;
+use crate::error::{Error, Result};
+use crate::task::{self, state, TaskKind, TaskRef, TaskSpec};
+use crate::worker;
+use std::sync::atomic::Ordering;
+
+pub use crate::task::ReadyList;
+
+impl Runtime {
+    /// Submits `task` with its description. On error nothing changed: the task stays
+    /// unsubmitted and every handle and earlier task is untouched.
+    pub fn submit(&'static self, task: &TaskRef, spec: TaskSpec) -> Result<()> {
+        self.check_accepting()?;
+        self.check_spec(&spec)?;
+        let blocking_allowed = worker::may_block();
+        if spec.synchronous && !blocking_allowed {
+            return Err(Error::deadlock(
+                "a synchronous task cannot be submitted from a task or a callback",
+            ));
+        }
+        if !task.mark_submitted() {
+            return Err(Error::invalid(
+                "task already submitted (wait for it to end before submitting it again)",
+            ));
+        }
+        if blocking_allowed {
+            self.throttle();
+        }
+        let synchronous = spec.synchronous;
+        if !task.install_spec(spec) {
+            return Err(Error::invalid("task already has a description"));
+        }
+        self.submitted.fetch_add(1, Ordering::SeqCst);
+        let spec = task.spec().expect("installed above");
+        self.register_accesses(task, spec);
+        if let Some(tag) = spec.tag {
+            self.tags.attach(tag, task);
+        }
+        if task.drop_pending() {
+            let mut ready = ReadyList::new();
+            ready.push(task.clone());
+            self.schedule(ready);
+        }
+        if synchronous {
+            self.wait_task(task)?;
+        }
+        Ok(())
+    }
+
+    fn check_spec(&self, spec: &TaskSpec) -> Result<()> {
+        for a in &spec.accesses {
+            a.handle.check_usable()?;
+        }
+        if let Some(w) = spec.worker {
+            if w >= self.workers.len() {
+                return Err(Error::invalid(format!(
+                    "worker {w} does not exist (there are {} workers)",
+                    self.workers.len()
+                )));
+            }
+        }
+        let Some(cl) = &spec.codelet else {
+            return Ok(());
+        };
+        if let Some(n) = cl.nbuffers {
+            if spec.accesses.len() != n {
+                return Err(Error::invalid(format!(
+                    "codelet {} declares {n} buffer(s) but the task has {}",
+                    cl.display_name(),
+                    spec.accesses.len()
+                )));
+            }
+        }
+        let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
+        let runs = mask & !task::where_mask::NOWHERE != 0;
+        if runs && spec.kind == TaskKind::Normal {
+            let cpu_ok = mask & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
+            // can_execute is asked again when a worker picks the task; asking now turns a
+            // task no worker accepts into an error instead of a task that never runs.
+            let accepted = cpu_ok && (cl.can_execute.is_none() || self.someone_accepts(spec));
+            if !accepted {
+                return Err(Error::no_device(format!(
+                    "no worker can run codelet {} (where={mask:#x}, {} CPU implementation(s))",
+                    cl.display_name(),
+                    cl.cpu_funcs.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn someone_accepts(&self, spec: &TaskSpec) -> bool {
+        let probe = task::Task::new();
+        let _ = probe.install_spec(TaskSpec {
+            codelet: spec.codelet.clone(),
+            where_mask: spec.where_mask,
+            worker: spec.worker,
+            user: spec.user,
+            hooks: spec.hooks,
+            ..Default::default()
+        });
+        self.runnable_somewhere(&probe)
+    }
+
+    /// Blocks the submitter while too many tasks are pending
+    /// (`STARPU_LIMIT_MAX_SUBMITTED_TASKS` / `STARPU_LIMIT_MIN_SUBMITTED_TASKS`).
+    fn throttle(&self) {
+        let Some(max) = self.config.limit_max_submitted else {
+            return;
+        };
+        if self.submitted.load(Ordering::Relaxed) < max {
+            return;
+        }
+        let min = self
+            .config
+            .limit_min_submitted
+            .unwrap_or(max.saturating_sub(1))
+            .min(max);
+        self.wait_for_n_submitted(min);
+    }
+
+    /// Orders the task after earlier accesses to the same data.
+    fn register_accesses(&self, task: &TaskRef, spec: &TaskSpec) {
+        let acc = &spec.accesses;
+        for (i, a) in acc.iter().enumerate() {
+            a.handle.0.in_flight.fetch_add(1, Ordering::SeqCst);
+            if !a.sequential || a.mode.is_scratch() {
+                continue;
+            }
+            // A handle given twice is one access whose mode is the union of both.
+            if acc[..i]
+                .iter()
+                .any(|b| b.sequential && b.handle.ptr_eq(&a.handle))
+            {
+                continue;
+            }
+            let mode = acc[i..]
+                .iter()
+                .filter(|b| b.sequential && b.handle.ptr_eq(&a.handle))
+                .fold(AccessMode::NONE, |m, b| m | b.mode);
+            let mut deps = a.handle.0.deps.lock().unwrap_or_else(|e| e.into_inner());
+            deps.register(task, mode);
+        }
+    }
+
+    /// Moves ready tasks on: to the scheduling policy, to a pinned worker, straight to
+    /// their end when they have nothing to run, or to the waiting acquirer.
+    pub(crate) fn schedule(&'static self, mut ready: ReadyList) {
+        while let Some(t) = ready.pop() {
+            let spec = t.spec().expect("ready tasks were submitted");
+            t.set_state(state::READY);
+            if spec.kind == TaskKind::Acquire {
+                self.grant(&t);
+                continue;
+            }
+            let runs = spec.codelet.as_ref().is_some_and(|cl| {
+                spec.where_mask.unwrap_or_else(|| cl.effective_where()) & !task::where_mask::NOWHERE
+                    != 0
+            });
+            if !runs {
+                task::finish_without_running(self, &t, &mut ready);
+                continue;
+            }
+            if let Some(h) = spec.hooks {
+                worker::as_callback(|| h.ready(&t));
+            }
+            if let Some(w) = spec.worker {
+                self.workers[w].pinned.push(t);
+                self.wake(Some(w));
+            } else {
+                let from = worker::current_worker_id();
+                let target = self
+                    .policy
+                    .push(t, from, &|t, w| self.choose_impl(t, w).is_some());
+                self.wake(target);
+            }
+        }
+    }
+}

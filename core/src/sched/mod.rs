@@ -1,0 +1,86 @@
+//! Scheduling policies: where a ready task waits, and which task an idle worker takes.
+//!
+//! A policy only orders tasks; waking sleeping workers and running tasks is the runtime's
+//! job. `push` says which worker the task is meant for so the runtime can wake it.
+
+mod eager;
+mod prio;
+pub mod queue;
+mod random;
+mod stealing;
+
+use crate::error::{Error, Result};
+use crate::task::{Task, TaskRef};
+
+/// A scheduling policy (StarPU's `struct starpu_sched_policy`, in Rust terms).
+pub trait Policy: Send + Sync {
+    fn name(&self) -> &'static str;
+
+    /// Queues a ready task. Returns the worker it was queued for, if one in particular
+    /// (`None`: any worker may take it). `from` is the worker pushing, if a worker is.
+    fn push(
+        &self,
+        task: TaskRef,
+        from: Option<usize>,
+        can_run: &dyn Fn(&Task, usize) -> bool,
+    ) -> Option<usize>;
+
+    /// The next task for `worker`, among those `can_run` accepts.
+    fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef>;
+
+    /// Cheap check, without locks, that `worker` may find something to pop.
+    fn has_work(&self, worker: usize) -> bool;
+
+    /// Tasks queued (`starpu_task_nready`).
+    fn ntasks(&self) -> usize;
+
+    /// Priorities the policy distinguishes (`starpu_sched_get_{min,max}_priority`).
+    fn priority_range(&self) -> (i32, i32) {
+        (0, 0)
+    }
+}
+
+/// The policies this build offers, with StarPU's names and descriptions.
+pub const POLICIES: &[(&str, &str)] = &[
+    ("eager", "greedy policy: one central FIFO queue"),
+    (
+        "prio",
+        "eager policy with priorities: one central queue ordered by priority",
+    ),
+    ("random", "tasks go to a random worker's queue"),
+    (
+        "ws",
+        "work stealing: per-worker queues, idle workers steal from the most loaded",
+    ),
+    (
+        "lws",
+        "locality work stealing: per-worker queues, idle workers steal from neighbours",
+    ),
+];
+
+/// StarPU's default policy.
+pub const DEFAULT_POLICY: &str = "lws";
+
+/// Builds the policy called `name` for `nworkers` workers.
+pub fn create(name: &str, nworkers: usize) -> Result<Box<dyn Policy>> {
+    Ok(match name {
+        "eager" => Box::new(eager::Eager::default()),
+        "prio" => Box::new(prio::Prio::default()),
+        "random" => Box::new(random::Random::new(nworkers)),
+        "ws" => Box::new(stealing::Stealing::new(
+            nworkers,
+            stealing::Victim::MostLoaded,
+        )),
+        "lws" => Box::new(stealing::Stealing::new(
+            nworkers,
+            stealing::Victim::Neighbour,
+        )),
+        _ => {
+            let names: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
+            return Err(Error::invalid(format!(
+                "unknown scheduling policy '{name}' (available: {})",
+                names.join(", ")
+            )));
+        }
+    })
+}

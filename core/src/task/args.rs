@@ -1,0 +1,119 @@
+//! The packed-argument format of `STARPU_VALUE` / `starpu_codelet_pack_args`:
+//! a native `int` count, then for each argument its `size_t` size and its bytes.
+//!
+//! Every binding packs and unpacks through this one implementation, so a C kernel can read
+//! what Fortran packed and the other way round.
+
+use std::mem::size_of;
+
+const COUNT: usize = size_of::<i32>();
+const LEN: usize = size_of::<usize>();
+
+/// Builds a packed argument buffer.
+#[derive(Default)]
+pub struct ArgPacker {
+    buf: Vec<u8>,
+    nargs: i32,
+}
+
+impl ArgPacker {
+    pub fn new() -> Self {
+        ArgPacker {
+            buf: vec![0; COUNT],
+            nargs: 0,
+        }
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.buf.is_empty() {
+            self.buf.resize(COUNT, 0);
+        }
+        self.buf.extend_from_slice(&bytes.len().to_ne_bytes());
+        self.buf.extend_from_slice(bytes);
+        self.nargs += 1;
+    }
+
+    pub fn nargs(&self) -> i32 {
+        self.nargs
+    }
+
+    pub fn finish(mut self) -> Vec<u8> {
+        if self.buf.is_empty() {
+            self.buf.resize(COUNT, 0);
+        }
+        self.buf[..COUNT].copy_from_slice(&self.nargs.to_ne_bytes());
+        self.buf
+    }
+}
+
+/// Reads a packed argument buffer argument by argument.
+pub struct ArgReader {
+    pos: *const u8,
+    remaining: i32,
+}
+
+impl ArgReader {
+    /// # Safety
+    /// `buf` must point to a buffer produced by `ArgPacker` (or StarPU's packing), alive
+    /// while the reader is used.
+    pub unsafe fn new(buf: *const u8) -> ArgReader {
+        let nargs = i32::from_ne_bytes(std::ptr::read_unaligned(buf as *const [u8; COUNT]));
+        ArgReader {
+            pos: buf.add(COUNT),
+            remaining: nargs.max(0),
+        }
+    }
+
+    pub fn remaining(&self) -> i32 {
+        self.remaining
+    }
+
+    /// The next argument's bytes, or `None` once all were read.
+    ///
+    /// # Safety
+    /// As for `new`: the slice borrows the packed buffer.
+    pub unsafe fn next<'a>(&mut self) -> Option<&'a [u8]> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let len = usize::from_ne_bytes(std::ptr::read_unaligned(self.pos as *const [u8; LEN]));
+        let data = std::slice::from_raw_parts(self.pos.add(LEN), len);
+        self.pos = self.pos.add(LEN + len);
+        self.remaining -= 1;
+        Some(data)
+    }
+
+    /// Where the unread part starts.
+    pub fn position(&self) -> *const u8 {
+        self.pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let mut p = ArgPacker::new();
+        p.push(&42i32.to_ne_bytes());
+        p.push(&3.5f64.to_ne_bytes());
+        p.push(b"");
+        let buf = p.finish();
+        unsafe {
+            let mut r = ArgReader::new(buf.as_ptr());
+            assert_eq!(r.remaining(), 3);
+            assert_eq!(r.next().unwrap(), &42i32.to_ne_bytes());
+            assert_eq!(r.next().unwrap(), &3.5f64.to_ne_bytes());
+            assert_eq!(r.next().unwrap().len(), 0);
+            assert!(r.next().is_none());
+        }
+    }
+
+    #[test]
+    fn empty_pack_has_zero_args() {
+        let buf = ArgPacker::new().finish();
+        assert_eq!(buf.len(), COUNT);
+        unsafe { assert_eq!(ArgReader::new(buf.as_ptr()).remaining(), 0) };
+    }
+}

@@ -1,0 +1,74 @@
+//! Dependency edges between tasks.
+//!
+//! Every dependency, implicit (data), explicit (`declare_deps`) or through a tag, ends up as
+//! an edge "successor waits for predecessor": the successor's `pending` count goes up by
+//! one and the predecessor keeps it in its successor list. When a task ends it hands each
+//! successor one decrement; the one that reaches zero is ready.
+
+use super::{ReadyList, Task, TaskRef};
+use smallvec::SmallVec;
+use std::sync::atomic::Ordering;
+
+#[derive(Default)]
+pub(crate) struct Successors {
+    /// The task has ended and released its successors: later edges are pointless.
+    released: bool,
+    list: SmallVec<[TaskRef; 2]>,
+}
+
+impl Task {
+    /// Makes `succ` wait for `self`. Returns false, adding nothing, when `self` has already
+    /// released its successors.
+    pub(crate) fn add_successor(&self, succ: &TaskRef) -> bool {
+        let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+        if s.released {
+            return false;
+        }
+        succ.pending.fetch_add(1, Ordering::AcqRel);
+        s.list.push(succ.clone());
+        true
+    }
+
+    /// Ends this task's role as a predecessor; successors left with no pending dependency
+    /// are appended to `ready`.
+    pub(crate) fn release_successors(&self, ready: &mut ReadyList) {
+        let list = {
+            let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+            s.released = true;
+            std::mem::take(&mut s.list)
+        };
+        for t in list {
+            if t.drop_pending() {
+                ready.push(t);
+            }
+        }
+    }
+
+    /// Removes one pending dependency; true when it was the last one.
+    pub(crate) fn drop_pending(&self) -> bool {
+        self.pending.fetch_sub(1, Ordering::AcqRel) == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_released_dependency_makes_the_successor_ready() {
+        let (a, b, c) = (Task::new(), Task::new(), Task::new());
+        assert!(a.add_successor(&c));
+        assert!(b.add_successor(&c));
+        assert!(!c.drop_pending(), "the submission guard still holds");
+        let mut ready = ReadyList::new();
+        a.release_successors(&mut ready);
+        assert!(ready.is_empty());
+        b.release_successors(&mut ready);
+        assert_eq!(ready.len(), 1);
+        assert_eq!(ready[0].id(), c.id());
+        assert!(
+            !a.add_successor(&c),
+            "no edge from a task that already ended"
+        );
+    }
+}

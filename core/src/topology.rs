@@ -1,0 +1,104 @@
+//! The machine's CPUs and how threads are bound to them.
+//!
+//! hwloc (through `hwlocality`) gives the cores and their first processing unit, and binds
+//! threads, as StarPU does. Without the `hwloc` feature the OS's CPU count and
+//! `sched_setaffinity` stand in, so the core still builds where libhwloc is missing.
+
+use crate::error::{Error, Result};
+
+/// The logical CPUs worker threads may be bound to, one per core, in topology order.
+#[derive(Debug, Clone)]
+pub struct Topology {
+    /// OS index of the first processing unit of each core.
+    pub core_cpus: Vec<usize>,
+}
+
+impl Topology {
+    pub fn detect() -> Topology {
+        let core_cpus = detect_cores().unwrap_or_else(|| {
+            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (0..n).collect()
+        });
+        Topology { core_cpus }
+    }
+
+    pub fn ncores(&self) -> usize {
+        self.core_cpus.len()
+    }
+}
+
+#[cfg(feature = "hwloc")]
+fn detect_cores() -> Option<Vec<usize>> {
+    use hwlocality::object::types::ObjectType;
+    let topo = hwlocality::Topology::new().ok()?;
+    // Only the cores this process may run on (taskset, cgroups) count.
+    let allowed = topo.allowed_cpuset();
+    let cpus: Vec<usize> = topo
+        .objects_with_type(ObjectType::Core)
+        .filter_map(|core| {
+            let set = core.cpuset()?;
+            set.iter_set()
+                .map(usize::from)
+                .find(|&pu| allowed.is_set(pu))
+        })
+        .collect();
+    (!cpus.is_empty()).then_some(cpus)
+}
+
+#[cfg(not(feature = "hwloc"))]
+fn detect_cores() -> Option<Vec<usize>> {
+    None
+}
+
+/// Binds the calling thread to logical CPU `cpu`.
+#[cfg(feature = "hwloc")]
+pub fn bind_current_thread(cpu: usize) -> Result<()> {
+    use hwlocality::cpu::{binding::CpuBindingFlags, cpuset::CpuSet};
+    thread_local! {
+        // hwloc topologies are costly to build: one per binding thread, built once.
+        static TOPO: Option<hwlocality::Topology> = hwlocality::Topology::new().ok();
+    }
+    TOPO.with(|topo| {
+        let topo = topo
+            .as_ref()
+            .ok_or_else(|| Error::no_device("hwloc could not load the machine topology"))?;
+        let set = CpuSet::from_range(cpu..=cpu);
+        topo.bind_cpu(&set, CpuBindingFlags::THREAD)
+            .map_err(|e| Error::invalid(format!("cannot bind thread to CPU {cpu}: {e}")))
+    })
+}
+
+#[cfg(not(feature = "hwloc"))]
+pub fn bind_current_thread(cpu: usize) -> Result<()> {
+    // SAFETY: cpu_set_t is plain data; sched_setaffinity only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Err(Error::invalid(format!("cannot bind thread to CPU {cpu}")));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_at_least_one_core() {
+        let t = Topology::detect();
+        assert!(t.ncores() >= 1);
+        let mut sorted = t.core_cpus.clone();
+        sorted.dedup();
+        assert_eq!(sorted.len(), t.ncores(), "one CPU per core");
+    }
+
+    #[test]
+    fn binds_to_the_first_core() {
+        let cpu = Topology::detect().core_cpus[0];
+        std::thread::spawn(move || bind_current_thread(cpu).unwrap())
+            .join()
+            .unwrap();
+    }
+}
