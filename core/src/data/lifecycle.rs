@@ -28,6 +28,13 @@ impl Runtime {
             if memory::node_kind(n).is_none() {
                 return Err(Error::invalid(format!("home node {n} does not exist")));
             }
+            if desc.data_ptr() == 0 && desc.data_size() > 0 {
+                return Err(Error::invalid(format!(
+                    "{} registered on node {n} with a NULL buffer (use home node -1 to let \
+                     StarPU allocate it)",
+                    desc.describe()
+                )));
+            }
         }
         let h = DataHandle::new(home, desc, self.default_sequential_consistency());
         registry::publish(&h);

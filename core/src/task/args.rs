@@ -46,6 +46,27 @@ impl ArgPacker {
     }
 }
 
+/// Offset of the first argument in a packed buffer.
+pub const FIRST_ARG: usize = COUNT;
+
+/// Number of arguments in a packed buffer.
+///
+/// # Safety
+/// `buf` points to a packed buffer.
+pub unsafe fn count(buf: *const u8) -> i32 {
+    i32::from_ne_bytes(std::ptr::read_unaligned(buf as *const [u8; COUNT]))
+}
+
+/// The bytes of the argument at `offset` and the offset of the one after it.
+///
+/// # Safety
+/// `offset` is `FIRST_ARG` or an offset this function returned, within a packed buffer.
+pub unsafe fn arg_at<'a>(buf: *const u8, offset: usize) -> (&'a [u8], usize) {
+    let len = usize::from_ne_bytes(std::ptr::read_unaligned(buf.add(offset) as *const [u8; LEN]));
+    let start = offset + LEN;
+    (std::slice::from_raw_parts(buf.add(start), len), start + len)
+}
+
 /// Reads a packed argument buffer argument by argument.
 pub struct ArgReader {
     pos: *const u8,
@@ -57,10 +78,9 @@ impl ArgReader {
     /// `buf` must point to a buffer produced by `ArgPacker` (or StarPU's packing), alive
     /// while the reader is used.
     pub unsafe fn new(buf: *const u8) -> ArgReader {
-        let nargs = i32::from_ne_bytes(std::ptr::read_unaligned(buf as *const [u8; COUNT]));
         ArgReader {
-            pos: buf.add(COUNT),
-            remaining: nargs.max(0),
+            pos: buf.add(FIRST_ARG),
+            remaining: count(buf).max(0),
         }
     }
 
@@ -76,9 +96,8 @@ impl ArgReader {
         if self.remaining == 0 {
             return None;
         }
-        let len = usize::from_ne_bytes(std::ptr::read_unaligned(self.pos as *const [u8; LEN]));
-        let data = std::slice::from_raw_parts(self.pos.add(LEN), len);
-        self.pos = self.pos.add(LEN + len);
+        let (data, next) = arg_at(self.pos, 0);
+        self.pos = self.pos.add(next);
         self.remaining -= 1;
         Some(data)
     }

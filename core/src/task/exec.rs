@@ -141,7 +141,7 @@ pub fn end_dep_release(rt: &'static Runtime, task: &TaskRef) {
 fn terminate(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyList) {
     let spec = task.spec().expect("terminated tasks were submitted");
     task.set_state(state::DONE);
-    task.release_successors(ready);
+    let ends = task.release_successors(ready);
     let mut ring_tasks = !spec.detached || spec.synchronous;
     if let Some(tag) = spec.tag {
         rt.tags.notify(tag, ready);
@@ -166,5 +166,10 @@ fn terminate(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyList) {
     }
     if data_idle {
         rt.data_bell.ring();
+    }
+    for t in ends {
+        if t.end_pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            terminate(rt, &t, ready);
+        }
     }
 }

@@ -14,6 +14,8 @@ pub(crate) struct Successors {
     /// The task has ended and released its successors: later edges are pointless.
     released: bool,
     list: SmallVec<[TaskRef; 2]>,
+    /// Tasks whose end waits for this task's end (`starpu_task_declare_end_deps`).
+    ends: Vec<TaskRef>,
 }
 
 impl Task {
@@ -29,19 +31,30 @@ impl Task {
         true
     }
 
+    /// Makes the end of `self` wait for the end of `pred` (not only for its start).
+    pub fn add_end_dependency(self: &std::sync::Arc<Self>, pred: &TaskRef) {
+        let mut s = pred.successors.lock().unwrap_or_else(|e| e.into_inner());
+        if s.released {
+            return;
+        }
+        self.end_dep_add(1);
+        s.ends.push(self.clone());
+    }
+
     /// Ends this task's role as a predecessor; successors left with no pending dependency
-    /// are appended to `ready`.
-    pub(crate) fn release_successors(&self, ready: &mut ReadyList) {
-        let list = {
+    /// are appended to `ready`. Returns the tasks whose end waited for this one.
+    pub(crate) fn release_successors(&self, ready: &mut ReadyList) -> Vec<TaskRef> {
+        let (list, ends) = {
             let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
             s.released = true;
-            std::mem::take(&mut s.list)
+            (std::mem::take(&mut s.list), std::mem::take(&mut s.ends))
         };
         for t in list {
             if t.drop_pending() {
                 ready.push(t);
             }
         }
+        ends
     }
 
     /// Removes one pending dependency; true when it was the last one.

@@ -4,6 +4,7 @@
 use super::{csr::alloc_sparse, footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -17,7 +18,7 @@ pub struct BcsrInterface {
     pub firstentry: u32,
     pub r: u32,
     pub c: u32,
-    pub elemsize: usize,
+    pub elemsize: size_t,
 }
 
 // SAFETY: plain description of buffers; access is serialised by the data handle.

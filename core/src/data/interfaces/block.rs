@@ -4,6 +4,7 @@
 use super::{copy_2d, footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -11,13 +12,13 @@ pub struct BlockInterface {
     pub id: i32,
     pub ptr: usize,
     pub dev_handle: usize,
-    pub offset: usize,
+    pub offset: size_t,
     pub nx: u32,
     pub ny: u32,
     pub nz: u32,
     pub ldy: u32,
     pub ldz: u32,
-    pub elemsize: usize,
+    pub elemsize: size_t,
 }
 
 impl BlockInterface {

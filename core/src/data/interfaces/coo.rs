@@ -3,6 +3,7 @@
 use super::{footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -14,7 +15,7 @@ pub struct CooInterface {
     pub nx: u32,
     pub ny: u32,
     pub n_values: u32,
-    pub elemsize: usize,
+    pub elemsize: size_t,
 }
 
 // SAFETY: plain description of buffers; access is serialised by the data handle.

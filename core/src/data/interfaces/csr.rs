@@ -4,6 +4,7 @@
 use super::{footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -15,7 +16,7 @@ pub struct CsrInterface {
     pub colind: *mut u32,
     pub rowptr: *mut u32,
     pub firstentry: u32,
-    pub elemsize: usize,
+    pub elemsize: size_t,
 }
 
 // SAFETY: plain description of buffers; access is serialised by the data handle.

@@ -7,6 +7,7 @@
 use super::{copy_2d, footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -14,12 +15,12 @@ pub struct NdimInterface {
     pub id: i32,
     pub ptr: usize,
     pub dev_handle: usize,
-    pub offset: usize,
-    pub allocsize: usize,
+    pub offset: size_t,
+    pub allocsize: size_t,
     pub nn: *mut u32,
     pub ldn: *mut u32,
-    pub ndim: usize,
-    pub elemsize: usize,
+    pub ndim: size_t,
+    pub elemsize: size_t,
 }
 
 // SAFETY: plain description of buffers; access is serialised by the data handle.

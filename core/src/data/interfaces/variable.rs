@@ -3,6 +3,7 @@
 use super::{footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -10,8 +11,8 @@ pub struct VariableInterface {
     pub id: i32,
     pub ptr: usize,
     pub dev_handle: usize,
-    pub offset: usize,
-    pub elemsize: usize,
+    pub offset: size_t,
+    pub elemsize: size_t,
 }
 
 impl VariableInterface {

@@ -3,6 +3,7 @@
 use super::{footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
+use libc::size_t;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -10,13 +11,13 @@ pub struct VectorInterface {
     pub id: i32,
     pub ptr: usize,
     pub dev_handle: usize,
-    pub offset: usize,
+    pub offset: size_t,
     pub nx: u32,
-    pub elemsize: usize,
+    pub elemsize: size_t,
     /// Index of the first element, for vectors cut out of a bigger one.
     pub slice_base: u32,
     /// Bytes actually allocated (may exceed `nx * elemsize`).
-    pub allocsize: usize,
+    pub allocsize: size_t,
 }
 
 impl VectorInterface {

@@ -1,0 +1,37 @@
+# Builds and installs libstarpu (the C face) where C programs find it with pkg-config:
+#   make install PREFIX=/some/dir
+#   cc $(PKG_CONFIG_PATH=/some/dir/lib/pkgconfig pkg-config --cflags --libs starpu-1.4) app.c
+PREFIX   ?= $(CURDIR)/build/install
+CARGO    ?= cargo
+VERSION  := 1.4
+LIBDIR   := $(PREFIX)/lib
+INCDIR   := $(PREFIX)/include/starpu/$(VERSION)
+PCDIR    := $(LIBDIR)/pkgconfig
+OUT      := target/release
+
+.PHONY: all build install uninstall clean
+
+all: build
+
+build:
+	$(CARGO) build --release -p starpu-c
+
+install: build
+	install -d $(LIBDIR) $(INCDIR) $(PCDIR)
+	install -m 755 $(OUT)/libstarpu.so $(LIBDIR)/libstarpu-$(VERSION).so
+	install -m 644 $(OUT)/libstarpu.a $(LIBDIR)/libstarpu-$(VERSION).a
+	install -m 644 $(OUT)/include/starpu/$(VERSION)/*.h $(INCDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|g' \
+		bindings/c/starpu.pc.in > $(PCDIR)/starpu-$(VERSION).pc
+	# Names existing makefiles use for StarPU.
+	cp $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/starpu-1.3.pc
+	cp $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/libstarpu.pc
+
+uninstall:
+	rm -f $(LIBDIR)/libstarpu-$(VERSION).so $(LIBDIR)/libstarpu-$(VERSION).a
+	rm -rf $(INCDIR)
+	rm -f $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/starpu-1.3.pc $(PCDIR)/libstarpu.pc
+
+clean:
+	$(CARGO) clean
+	rm -rf build

@@ -1,0 +1,64 @@
+//! Generates starpu.h (prelude + cbindgen output + epilogue) and compiles the C walkers of
+//! the variadic entry points.
+//!
+//! The headers land in `$OUT_DIR/include` for the C shim, and in
+//! `target/<profile>/include/starpu/1.4` where the Makefile installs them from.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let include = out.join("include");
+    fs::create_dir_all(&include).unwrap();
+
+    let config =
+        cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let generated = cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen could not read the Rust sources");
+    let mut body = Vec::new();
+    generated.write(&mut body);
+
+    let hand = crate_dir.join("include");
+    let mut header = fs::read_to_string(hand.join("prelude.h")).unwrap();
+    header.push_str(&String::from_utf8(body).unwrap());
+    header.push_str(&fs::read_to_string(hand.join("epilogue.h")).unwrap());
+    fs::write(include.join("starpu.h"), header).unwrap();
+    for entry in fs::read_dir(&hand).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".h") && name != "prelude.h" && name != "epilogue.h" {
+            fs::copy(&path, include.join(&name)).unwrap();
+        }
+    }
+    // target/<profile>/include/starpu/1.4, for `make install`.
+    let profile_dir = out.ancestors().nth(3).unwrap();
+    copy_dir(&include, &profile_dir.join("include/starpu/1.4"));
+
+    cc::Build::new()
+        .file(crate_dir.join("csrc/varargs.c"))
+        .include(&include)
+        .flag_if_supported("-fvisibility=hidden")
+        .warnings(true)
+        .compile("starpu_varargs");
+
+    // The installed file is libstarpu-1.4.so; programs record that name.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libstarpu-1.4.so");
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=include");
+    println!("cargo:rerun-if-changed=csrc");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=../../core/src/data/interfaces");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+    }
+}

@@ -1,0 +1,144 @@
+/* StarPU's C API, implemented by starpu-rs (a Rust runtime).
+ *
+ * This header is assembled at build time: this prelude (hand-written), the structs,
+ * typedefs, constants and prototypes cbindgen generates from the Rust sources, then the
+ * epilogue (hand-written macros, variadic prototypes and inline helpers). */
+#ifndef __STARPU_H__
+#define __STARPU_H__
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+#include <errno.h>
+#include <assert.h>
+#include <time.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <sys/types.h>
+
+#include <starpu_config.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+/* How a task accesses a piece of data (starpu_data.h). */
+enum starpu_data_access_mode
+{
+	STARPU_NONE = 0,
+	STARPU_R = (1 << 0),
+	STARPU_W = (1 << 1),
+	STARPU_RW = (STARPU_R | STARPU_W),
+	STARPU_SCRATCH = (1 << 2),
+	STARPU_REDUX = (1 << 3),
+	STARPU_COMMUTE = (1 << 4),
+	STARPU_SSEND = (1 << 5),
+	STARPU_LOCALITY = (1 << 6),
+	STARPU_MPI_REDUX = (1 << 7),
+	STARPU_NOPLAN = (1 << 8),
+	STARPU_UNMAP = (1 << 9),
+	STARPU_ACCESS_MODE_MAX = (1 << 10)
+};
+
+enum starpu_codelet_type
+{
+	STARPU_SEQ = 0,
+	STARPU_SPMD,
+	STARPU_FORKJOIN
+};
+
+enum starpu_task_status
+{
+	STARPU_TASK_INIT,
+#define STARPU_TASK_INIT 0
+#define STARPU_TASK_INVALID STARPU_TASK_INIT
+	STARPU_TASK_BLOCKED,
+	STARPU_TASK_READY,
+	STARPU_TASK_RUNNING,
+	STARPU_TASK_FINISHED,
+	STARPU_TASK_BLOCKED_ON_TAG,
+	STARPU_TASK_BLOCKED_ON_TASK,
+	STARPU_TASK_BLOCKED_ON_DATA,
+	STARPU_TASK_STOPPED
+};
+
+enum starpu_perfmodel_type
+{
+	STARPU_PERFMODEL_INVALID = 0,
+	STARPU_PER_WORKER,
+	STARPU_PER_ARCH,
+	STARPU_COMMON,
+	STARPU_HISTORY_BASED,
+	STARPU_REGRESSION_BASED,
+	STARPU_NL_REGRESSION_BASED,
+	STARPU_MULTIPLE_REGRESSION_BASED
+};
+
+enum starpu_worker_archtype
+{
+	STARPU_CPU_WORKER = 0,
+	STARPU_CUDA_WORKER = 1,
+	STARPU_OPENCL_WORKER = 2,
+	STARPU_MAX_FPGA_WORKER = 4,
+	STARPU_MPI_SC_WORKER = 5,
+	STARPU_TCPIP_SC_WORKER = 6,
+	STARPU_HIP_WORKER = 7,
+	STARPU_SYCL_WORKER = 8,
+	STARPU_NARCH = 9,
+	STARPU_ANY_WORKER = 255
+};
+
+enum starpu_data_interface_id
+{
+	STARPU_UNKNOWN_INTERFACE_ID = -1,
+	STARPU_MATRIX_INTERFACE_ID = 0,
+	STARPU_BLOCK_INTERFACE_ID = 1,
+	STARPU_VECTOR_INTERFACE_ID = 2,
+	STARPU_CSR_INTERFACE_ID = 3,
+	STARPU_BCSR_INTERFACE_ID = 4,
+	STARPU_VARIABLE_INTERFACE_ID = 5,
+	STARPU_VOID_INTERFACE_ID = 6,
+	STARPU_MULTIFORMAT_INTERFACE_ID = 7,
+	STARPU_COO_INTERFACE_ID = 8,
+	STARPU_TENSOR_INTERFACE_ID = 9,
+	STARPU_NDIM_INTERFACE_ID = 10,
+	STARPU_MAX_INTERFACE_ID = 11
+};
+
+enum starpu_node_kind
+{
+	STARPU_UNUSED = 0,
+	STARPU_CPU_RAM = 1,
+	STARPU_CUDA_RAM = 2,
+	STARPU_OPENCL_RAM = 3,
+	STARPU_DISK_RAM = 4,
+	STARPU_MAX_FPGA_RAM = 5,
+	STARPU_HIP_RAM = 6,
+	STARPU_MPI_SC_RAM = 7,
+	STARPU_TCPIP_SC_RAM = 8,
+	STARPU_SYCL_RAM = 9
+};
+
+enum starpu_worker_collection_type
+{
+	STARPU_WORKER_TREE,
+	STARPU_WORKER_LIST
+};
+
+/* Structs refer to each other; declare them all first. */
+struct starpu_task;
+struct starpu_codelet;
+struct starpu_perfmodel;
+struct starpu_perfmodel_arch;
+struct starpu_data_filter;
+struct starpu_data_interface_ops;
+struct starpu_data_copy_methods;
+struct starpu_profiling_task_info;
+struct starpu_sched_policy;
+struct starpu_driver;
+struct starpu_conf;
+
+/* ---- generated part ---- */

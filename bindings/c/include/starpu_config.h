@@ -1,0 +1,45 @@
+/* starpu_config.h: what this StarPU implementation was built with.
+ * Programs test these in #if; the sizes are also array bounds in public structs. */
+#ifndef __STARPU_CONFIG_H__
+#define __STARPU_CONFIG_H__
+
+#include <sys/types.h>
+
+#define STARPU_MAJOR_VERSION 1
+#define STARPU_MINOR_VERSION 4
+#define STARPU_RELEASE_VERSION 0
+
+/* Workers this build has: CPUs only for now (no CUDA, OpenCL, HIP, MPI server/client). */
+#define STARPU_USE_CPU 1
+#define STARPU_HAVE_HWLOC 1
+#define STARPU_LINUX_SYS 1
+
+#define STARPU_NMAXBUFS 8
+#define STARPU_MAXIMPLEMENTATIONS 4
+#define STARPU_NMAXWORKERS 64
+#define STARPU_MAXCPUS 64
+#define STARPU_MAXNODES 4
+#define STARPU_MAXNUMANODES 2
+#define STARPU_NMAX_SCHED_CTXS 10
+#define STARPU_NMAX_COMBINEDWORKERS 64
+#define STARPU_MAXCUDADEVS 0
+#define STARPU_MAXOPENCLDEVS 0
+
+#define STARPU_HAVE_SETENV 1
+#define STARPU_HAVE_UNSETENV 1
+#define STARPU_HAVE_POSIX_MEMALIGN 1
+#define STARPU_HAVE_MEMALIGN 1
+#define STARPU_HAVE_MALLOC_H 1
+#define STARPU_HAVE_SYNC_FETCH_AND_ADD 1
+#define STARPU_HAVE_SYNC_FETCH_AND_OR 1
+#define STARPU_HAVE_SYNC_BOOL_COMPARE_AND_SWAP 1
+#define STARPU_HAVE_SYNC_VAL_COMPARE_AND_SWAP 1
+#define STARPU_HAVE_SYNC_SYNCHRONIZE 1
+#define STARPU_HAVE_RINTF 1
+#define STARPU_HAVE_NEARBYINTF 1
+#define STARPU_HAVE_STRERROR_R 1
+#define STARPU_HAVE_CXX11 1
+
+typedef ssize_t starpu_ssize_t;
+
+#endif /* __STARPU_CONFIG_H__ */

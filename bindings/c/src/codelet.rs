@@ -1,0 +1,261 @@
+//! From a C `struct starpu_codelet` to the core's `Codelet`.
+//!
+//! C programs pass the same (usually static) codelet for every task. Converting it each time
+//! would cost more than the rest of a submission, so the conversion is cached per codelet
+//! address, together with a snapshot of the fields it was made from: a codelet changed after
+//! use, or another codelet at a reused stack address, is converted again.
+
+use crate::consts;
+use crate::types::{
+    starpu_codelet, starpu_cpu_func_t, starpu_perfmodel, starpu_task, STARPU_MAXIMPLEMENTATIONS,
+};
+use libc::{c_char, c_int, c_uint, c_void};
+use starpu_core::perfmodel::{PerfModel, PerfModelType};
+use starpu_core::task::{CanExecute, Codelet, CodeletType, CpuKernel, KernelCall};
+use starpu_core::AccessMode;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The fields a conversion depends on.
+#[derive(Clone, PartialEq)]
+struct Snapshot {
+    r#where: u32,
+    cpu_funcs: [usize; STARPU_MAXIMPLEMENTATIONS],
+    cpu_func: usize,
+    cpu_funcs_name: [usize; STARPU_MAXIMPLEMENTATIONS],
+    accel: [usize; 4],
+    nbuffers: c_int,
+    modes: [u32; 8],
+    dyn_modes: usize,
+    can_execute: usize,
+    kind: u32,
+    max_parallelism: c_int,
+    model: usize,
+    name: usize,
+    color: u32,
+    flags: c_int,
+}
+
+unsafe fn snapshot(cl: &starpu_codelet) -> Snapshot {
+    let f = |x: &starpu_cpu_func_t| x.map_or(0, |f| f as usize);
+    Snapshot {
+        r#where: cl.r#where,
+        cpu_funcs: cl.cpu_funcs.each_ref().map(f),
+        cpu_func: f(&cl.cpu_func),
+        cpu_funcs_name: cl.cpu_funcs_name.map(|p| p as usize),
+        accel: [
+            f(&cl.cuda_funcs[0]) | f(&cl.cuda_func),
+            f(&cl.opencl_funcs[0]) | f(&cl.opencl_func),
+            f(&cl.hip_funcs[0]),
+            f(&cl.sycl_funcs[0]),
+        ],
+        nbuffers: cl.nbuffers,
+        modes: cl.modes,
+        dyn_modes: cl.dyn_modes as usize,
+        can_execute: cl.can_execute.map_or(0, |f| f as usize),
+        kind: cl.r#type,
+        max_parallelism: cl.max_parallelism,
+        model: cl.model as usize,
+        name: cl.name as usize,
+        color: cl.color,
+        flags: cl.flags,
+    }
+}
+
+type Entry = (usize, Snapshot, Arc<Codelet>);
+
+thread_local! {
+    /// The last codelet this thread submitted: the common case, without a lock.
+    static LAST: RefCell<Option<Entry>> = const { RefCell::new(None) };
+}
+
+static CACHE: Mutex<Option<HashMap<usize, (Snapshot, Arc<Codelet>)>>> = Mutex::new(None);
+
+/// The core codelet for C codelet `cl`.
+///
+/// # Safety
+/// `cl` points to a live, initialised `struct starpu_codelet`.
+pub unsafe fn lookup(cl: *mut starpu_codelet) -> Arc<Codelet> {
+    let key = cl as usize;
+    let snap = snapshot(&*cl);
+    if let Some(hit) = LAST.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(k, s, _)| *k == key && *s == snap)
+            .map(|(_, _, c)| c.clone())
+    }) {
+        return hit;
+    }
+    let converted = {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let map = cache.get_or_insert_with(HashMap::new);
+        match map.get(&key) {
+            Some((s, c)) if *s == snap => c.clone(),
+            _ => {
+                let c = Arc::new(convert(&*cl));
+                map.insert(key, (snap.clone(), c.clone()));
+                c
+            }
+        }
+    };
+    LAST.with(|l| *l.borrow_mut() = Some((key, snap, converted.clone())));
+    converted
+}
+
+/// The CPU implementations, from `cpu_funcs`, the deprecated `cpu_func`, or by symbol
+/// lookup of `cpu_funcs_name` (as StarPU does when only names are given).
+unsafe fn cpu_functions(
+    cl: &starpu_codelet,
+) -> Vec<unsafe extern "C" fn(*mut *mut c_void, *mut c_void)> {
+    let mut out = Vec::new();
+    for i in 0..STARPU_MAXIMPLEMENTATIONS {
+        let f = cl.cpu_funcs[i].or_else(|| lookup_symbol(cl.cpu_funcs_name[i]));
+        match f {
+            Some(f) => out.push(f),
+            None => break,
+        }
+    }
+    // STARPU_MULTIPLE_CPU_IMPLEMENTATIONS ((void*)-1) in cpu_func means "see cpu_funcs".
+    if out.is_empty() {
+        if let Some(f) = cl.cpu_func {
+            if f as usize != usize::MAX {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+unsafe fn lookup_symbol(name: *const c_char) -> starpu_cpu_func_t {
+    if name.is_null() {
+        return None;
+    }
+    let sym = libc::dlsym(libc::RTLD_DEFAULT, name);
+    if sym.is_null() {
+        None
+    } else {
+        Some(std::mem::transmute::<
+            *mut c_void,
+            unsafe extern "C" fn(*mut *mut c_void, *mut c_void),
+        >(sym))
+    }
+}
+
+/// The `where` mask: the codelet's, or derived from the implementations it has.
+unsafe fn where_mask(cl: &starpu_codelet, ncpu: usize) -> u32 {
+    if cl.r#where != 0 {
+        return cl.r#where;
+    }
+    let mut w = 0u64;
+    if ncpu > 0 {
+        w |= consts::STARPU_CPU;
+    }
+    if cl.cuda_funcs[0].is_some() || cl.cuda_func.is_some() {
+        w |= consts::STARPU_CUDA;
+    }
+    if cl.opencl_funcs[0].is_some() || cl.opencl_func.is_some() {
+        w |= consts::STARPU_OPENCL;
+    }
+    if cl.hip_funcs[0].is_some() {
+        w |= consts::STARPU_HIP;
+    }
+    w as u32
+}
+
+/// Runs a C kernel: fills `task->interfaces` as StarPU does, then calls
+/// `f(buffers, cl_arg)`.
+fn c_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel {
+    Arc::new(move |call: &KernelCall| {
+        let task = call.task.user() as *mut starpu_task;
+        // SAFETY: the C task outlives its execution; buffers hold the interface pointers.
+        unsafe {
+            for (slot, b) in (*task).interfaces.iter_mut().zip(call.buffers) {
+                *slot = *b;
+            }
+            f(call.buffers.as_ptr() as *mut *mut c_void, (*task).cl_arg);
+        }
+        Ok(())
+    })
+}
+
+fn c_can_execute(f: unsafe extern "C" fn(c_uint, *mut starpu_task, c_uint) -> c_int) -> CanExecute {
+    Arc::new(move |worker, task, nimpl| {
+        // SAFETY: the user word of a C task is its struct starpu_task.
+        unsafe {
+            f(
+                worker as c_uint,
+                task.user() as *mut starpu_task,
+                nimpl as c_uint,
+            ) != 0
+        }
+    })
+}
+
+unsafe fn perf_model(m: *const starpu_perfmodel) -> Option<PerfModel> {
+    let m = m.as_ref()?;
+    let kind = match m.r#type {
+        1 => PerfModelType::PerArch,
+        2 => PerfModelType::PerArch,
+        3 => PerfModelType::Common,
+        4 => PerfModelType::HistoryBased,
+        5 => PerfModelType::RegressionBased,
+        6 => PerfModelType::NonLinearRegressionBased,
+        7 => PerfModelType::MultipleRegressionBased,
+        _ => PerfModelType::Invalid,
+    };
+    Some(PerfModel {
+        kind,
+        symbol: crate::ffi::string(m.symbol),
+    })
+}
+
+unsafe fn convert(cl: &starpu_codelet) -> Codelet {
+    let funcs = cpu_functions(cl);
+    let nbuffers =
+        (cl.nbuffers != consts::STARPU_VARIABLE_NBUFFERS).then_some(cl.nbuffers.max(0) as usize);
+    let modes = match nbuffers {
+        Some(n) => (0..n).map(|i| AccessMode(mode_of(cl, i))).collect(),
+        None => Vec::new(),
+    };
+    Codelet {
+        name: crate::ffi::string(cl.name),
+        where_mask: where_mask(cl, funcs.len()),
+        cpu_funcs: funcs.into_iter().map(c_kernel).collect(),
+        nbuffers,
+        modes,
+        can_execute: cl.can_execute.map(c_can_execute),
+        kind: match cl.r#type {
+            1 => CodeletType::Spmd,
+            2 => CodeletType::ForkJoin,
+            _ => CodeletType::Seq,
+        },
+        max_parallelism: cl.max_parallelism,
+        model: perf_model(cl.model),
+        color: cl.color,
+        flags: cl.flags as u32,
+    }
+}
+
+/// Mode of buffer `i` as the codelet declares it (0 when it leaves it to the task).
+///
+/// # Safety
+/// `dyn_modes`, when set, holds at least `i + 1` entries.
+pub unsafe fn mode_of(cl: &starpu_codelet, i: usize) -> u32 {
+    if !cl.dyn_modes.is_null() {
+        *cl.dyn_modes.add(i)
+    } else {
+        cl.modes.get(i).copied().unwrap_or(0)
+    }
+}
+
+/// `starpu_codelet_init`: an all-zero codelet.
+///
+/// # Safety
+/// `cl` points to writable memory for a codelet.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_codelet_init(cl: *mut starpu_codelet) {
+    if !cl.is_null() {
+        std::ptr::write_bytes(cl, 0, 1);
+    }
+}

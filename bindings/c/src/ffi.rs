@@ -1,0 +1,100 @@
+//! What every C entry point shares: no panic crosses into C, errors become StarPU's
+//! negative errno plus one line on stderr naming the call and the cause.
+
+use libc::{c_char, c_int};
+use starpu_core::data::registry;
+use starpu_core::{DataHandle, Error, Runtime};
+use std::ffi::CStr;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::types::starpu_data_handle_t;
+
+/// Prints `[starpu][call] cause` on stderr.
+pub fn report(call: &str, e: &Error) {
+    eprintln!("[starpu][{call}] {}", e.message);
+}
+
+/// Runs `f` for C entry point `call`. A panic (a bug in this library) is reported and
+/// `fallback` returned instead of unwinding into C.
+pub fn guard<R>(call: &str, fallback: R, f: impl FnOnce() -> R) -> R {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            eprintln!("[starpu][{call}] internal error: {msg}");
+            fallback
+        }
+    }
+}
+
+/// Runs a fallible entry point returning StarPU's `int` convention: 0 or `-errno`.
+pub fn int_call(call: &str, f: impl FnOnce() -> starpu_core::Result<()>) -> c_int {
+    guard(call, -libc::EINVAL, || match f() {
+        Ok(()) => 0,
+        Err(e) => {
+            report(call, &e);
+            -e.errno()
+        }
+    })
+}
+
+/// Runs an entry point whose C signature has no error return (`void`, a count, a
+/// pointer): errors are reported and `fallback` returned.
+pub fn value_call<R>(call: &str, fallback: R, f: impl FnOnce() -> starpu_core::Result<R>) -> R
+where
+    R: Clone,
+{
+    let fb = fallback.clone();
+    guard(call, fallback, || match f() {
+        Ok(v) => v,
+        Err(e) => {
+            report(call, &e);
+            fb
+        }
+    })
+}
+
+/// The running runtime.
+pub fn runtime() -> starpu_core::Result<&'static Runtime> {
+    starpu_core::runtime::global()
+}
+
+/// The registered handle behind a C handle value.
+pub fn handle(h: starpu_data_handle_t) -> starpu_core::Result<DataHandle> {
+    registry::resolve(h as usize)
+}
+
+/// The C handle value of a core handle.
+pub fn c_handle(h: &DataHandle) -> starpu_data_handle_t {
+    h.as_ptr() as starpu_data_handle_t
+}
+
+/// An owned copy of a C string, `None` for NULL.
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string.
+pub unsafe fn string(p: *const c_char) -> Option<String> {
+    (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned())
+}
+
+/// `Err` for a NULL pointer argument named `what`.
+pub fn non_null<T>(p: *const T, what: &str) -> starpu_core::Result<()> {
+    if p.is_null() {
+        Err(Error::invalid(format!("{what} is NULL")))
+    } else {
+        Ok(())
+    }
+}
+
+/// StarPU's home node convention: -1 means "no home, allocate on first use".
+pub fn home_node(node: c_int) -> starpu_core::Result<Option<usize>> {
+    match node {
+        -1 => Ok(None),
+        n if n >= 0 && (n as usize) < starpu_core::memory::node_count() => Ok(Some(n as usize)),
+        n => Err(Error::invalid(format!("memory node {n} does not exist"))),
+    }
+}

@@ -1,0 +1,170 @@
+//! `starpu_init` / `starpu_shutdown` and `struct starpu_conf`.
+
+use crate::consts::MAGIC;
+use crate::ffi::{self, int_call};
+use crate::types::*;
+use libc::{c_char, c_int};
+use starpu_core::config::{Binding, Config};
+use starpu_core::Error;
+
+/// `starpu_conf_init`: a configuration where everything is "as the environment says".
+///
+/// # Safety
+/// `conf` points to writable memory for a `struct starpu_conf`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_conf_init(conf: *mut starpu_conf) -> c_int {
+    if conf.is_null() {
+        return -libc::EINVAL;
+    }
+    std::ptr::write_bytes(conf, 0, 1);
+    let c = &mut *conf;
+    c.magic = MAGIC;
+    for n in [
+        &mut c.ncpus,
+        &mut c.reserve_ncpus,
+        &mut c.ncuda,
+        &mut c.nopencl,
+        &mut c.nmax_fpga,
+        &mut c.nmpi_sc,
+        &mut c.ntcpip_sc,
+        &mut c.nhip,
+        &mut c.nsycl,
+        &mut c.calibrate,
+        &mut c.bus_calibrate,
+        &mut c.single_combined_worker,
+        &mut c.disable_asynchronous_copy,
+        &mut c.disable_asynchronous_cuda_copy,
+        &mut c.disable_asynchronous_opencl_copy,
+        &mut c.disable_asynchronous_hip_copy,
+        &mut c.disable_asynchronous_sycl_copy,
+        &mut c.disable_asynchronous_max_fpga_copy,
+        &mut c.disable_asynchronous_mpi_sc_copy,
+        &mut c.disable_asynchronous_tcpip_sc_copy,
+        &mut c.enable_map,
+        &mut c.catch_signals,
+        &mut c.data_locality_enforce,
+    ] {
+        *n = -1;
+    }
+    c.global_sched_ctx_min_priority = c_int::MAX;
+    c.global_sched_ctx_max_priority = c_int::MIN;
+    0
+}
+
+/// `starpu_conf_noworker`: no worker of any kind (the application adds what it wants).
+///
+/// # Safety
+/// `conf` was initialised by `starpu_conf_init`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_conf_noworker(conf: *mut starpu_conf) -> c_int {
+    let Some(c) = conf.as_mut() else {
+        return -libc::EINVAL;
+    };
+    c.ncpus = 0;
+    c.ncuda = 0;
+    c.nopencl = 0;
+    c.nmax_fpga = 0;
+    c.nmpi_sc = 0;
+    c.ntcpip_sc = 0;
+    c.nhip = 0;
+    c.nsycl = 0;
+    0
+}
+
+fn count(v: c_int) -> Option<usize> {
+    (v >= 0).then_some(v as usize)
+}
+
+/// What `conf` asks for, before the environment is applied.
+unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config> {
+    let mut cfg = Config::default();
+    let Some(c) = conf else { return Ok(cfg) };
+    if c.magic != MAGIC {
+        return Err(Error::invalid(
+            "struct starpu_conf was not initialised with starpu_conf_init",
+        ));
+    }
+    if !c.sched_policy.is_null() {
+        return Err(Error::unsupported(
+            "application-defined scheduling policies (conf.sched_policy) are not supported yet; \
+             use conf.sched_policy_name with one of eager, prio, random, ws, lws",
+        ));
+    }
+    cfg.sched_policy = ffi::string(c.sched_policy_name);
+    cfg.ncpus = count(c.ncpus);
+    cfg.reserve_ncpus = count(c.reserve_ncpus).unwrap_or(0);
+    cfg.ncuda = count(c.ncuda);
+    cfg.nopencl = count(c.nopencl);
+    if c.use_explicit_workers_bindid != 0 {
+        let n = cfg
+            .ncpus
+            .unwrap_or(STARPU_NMAXWORKERS)
+            .min(STARPU_NMAXWORKERS);
+        cfg.binding =
+            Binding::Explicit(c.workers_bindid[..n].iter().map(|&x| x as usize).collect());
+    }
+    if c.calibrate >= 0 {
+        cfg.calibrate = c.calibrate;
+    }
+    if c.global_sched_ctx_min_priority <= c.global_sched_ctx_max_priority {
+        cfg.min_priority = Some(c.global_sched_ctx_min_priority);
+        cfg.max_priority = Some(c.global_sched_ctx_max_priority);
+    }
+    cfg.precedence_over_env = c.precedence_over_environment_variables != 0;
+    Ok(cfg)
+}
+
+/// `starpu_init`: starts the runtime (or counts one more user of a running one).
+/// Returns 0, `-ENODEV` without any worker, `-EINVAL` for a bad configuration.
+///
+/// # Safety
+/// `conf` is NULL or an initialised configuration.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
+    int_call("starpu_init", || {
+        let mut cfg = config_from(conf.as_ref())?;
+        cfg.apply_env()?;
+        if cfg.sched_policy.as_deref() == Some("help") {
+            eprintln!("StarPU scheduling policies:");
+            for (name, what) in starpu_core::sched::POLICIES {
+                eprintln!("\t{name:<8}-> {what}");
+            }
+            cfg.sched_policy = None;
+        }
+        let requested_accel = cfg.ncuda.unwrap_or(0) + cfg.nopencl.unwrap_or(0);
+        let rt = starpu_core::runtime::init(cfg)?;
+        if requested_accel > 0 {
+            rt.info("no CUDA or OpenCL driver in this build: running CPU workers only");
+        }
+        Ok(())
+    })
+}
+
+/// `starpu_initialize`: `starpu_init` for programs that pass their command line.
+///
+/// # Safety
+/// As `starpu_init`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_initialize(
+    conf: *mut starpu_conf,
+    _argc: *mut c_int,
+    _argv: *mut *mut *mut c_char,
+) -> c_int {
+    starpu_init(conf)
+}
+
+/// `starpu_is_initialized`.
+#[no_mangle]
+pub extern "C" fn starpu_is_initialized() -> c_int {
+    starpu_core::runtime::is_initialized() as c_int
+}
+
+/// `starpu_wait_initialized`: init is synchronous here, so there is nothing to wait for.
+#[no_mangle]
+pub extern "C" fn starpu_wait_initialized() {}
+
+/// `starpu_shutdown`: waits for the tasks, stops the workers.
+#[no_mangle]
+pub extern "C" fn starpu_shutdown() {
+    let _ = int_call("starpu_shutdown", starpu_core::runtime::shutdown);
+}

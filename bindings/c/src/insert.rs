@@ -1,0 +1,360 @@
+//! `starpu_task_insert` and friends: turning a key/value argument list into a task.
+//!
+//! The C walker (csrc/varargs.c) reads the variadic list into `_starpu_insert_arg`s; this
+//! module gives each key its meaning. It is the one decoder: the Fortran binding will
+//! translate its argument array to the same records.
+
+use crate::codelet;
+use crate::consts::*;
+use crate::ffi::{self, report};
+use crate::task::{self, job, starpu_task_create, starpu_task_destroy};
+use crate::types::*;
+use libc::{c_int, c_void};
+use starpu_core::task::args::ArgPacker;
+use starpu_core::{AccessMode, Error};
+
+/// One value of an argument record.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union _starpu_insert_value {
+    pub p: *mut c_void,
+    pub i: i64,
+    pub u: u64,
+    pub d: f64,
+}
+
+/// One `starpu_task_insert` argument: its key and up to two values.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct _starpu_insert_arg {
+    pub key: c_int,
+    pub a: _starpu_insert_value,
+    pub b: _starpu_insert_value,
+}
+
+/// What to do with the decoded task.
+pub const _STARPU_INSERT_SUBMIT: c_int = 0;
+pub const _STARPU_INSERT_BUILD: c_int = 1;
+pub const _STARPU_INSERT_SET: c_int = 2;
+
+/// Reports a key the walker does not know; the rest of the list cannot be read.
+#[no_mangle]
+pub extern "C" fn _starpu_insert_unknown_key(key: c_int) -> c_int {
+    report(
+        "starpu_task_insert",
+        &Error::invalid(format!(
+            "unknown argument key {key:#x} (is the list terminated by 0? is an access mode missing?)"
+        )),
+    );
+    -libc::EINVAL
+}
+
+/// Appends handles to a task, in `handles` then in `dyn_handles` past STARPU_NMAXBUFS.
+struct Buffers {
+    handles: Vec<(starpu_data_handle_t, u32)>,
+}
+
+impl Buffers {
+    /// Adds buffer `handle` with `mode` (0: the codelet's), checking it against the codelet.
+    unsafe fn push(
+        &mut self,
+        cl: Option<&starpu_codelet>,
+        handle: starpu_data_handle_t,
+        mode: u32,
+    ) -> starpu_core::Result<()> {
+        let i = self.handles.len();
+        let cl = cl.ok_or_else(|| Error::invalid("data given for a task without codelet"))?;
+        let variable = cl.nbuffers == STARPU_VARIABLE_NBUFFERS;
+        if !variable && i >= cl.nbuffers.max(0) as usize {
+            return Err(Error::invalid(format!(
+                "too many data: codelet {} declares {} buffer(s)",
+                ffi::string(cl.name).unwrap_or_else(|| "(unnamed)".into()),
+                cl.nbuffers
+            )));
+        }
+        let declared = if variable { 0 } else { codelet::mode_of(cl, i) };
+        let mode = if mode == 0 { declared } else { mode };
+        if mode != 0 {
+            AccessMode::from_bits(mode)
+                .map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
+        }
+        if declared != 0 && mode != declared {
+            return Err(Error::invalid(format!(
+                "buffer {i}: access mode {mode:#x} differs from the mode {declared:#x} the codelet declares"
+            )));
+        }
+        ffi::handle(handle).map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
+        self.handles.push((handle, mode));
+        Ok(())
+    }
+
+    /// Stores the buffers into the task.
+    unsafe fn store(self, t: *mut starpu_task) {
+        let n = self.handles.len();
+        (*t).nbuffers = n as c_int;
+        if n <= STARPU_NMAXBUFS {
+            for (i, (h, m)) in self.handles.into_iter().enumerate() {
+                (*t).handles[i] = h;
+                (*t).modes[i] = m;
+            }
+            return;
+        }
+        let hs = libc::malloc(n * std::mem::size_of::<starpu_data_handle_t>())
+            as *mut starpu_data_handle_t;
+        let ms = libc::malloc(n * std::mem::size_of::<u32>()) as *mut u32;
+        for (i, (h, m)) in self.handles.into_iter().enumerate() {
+            *hs.add(i) = h;
+            *ms.add(i) = m;
+        }
+        (*t).dyn_handles = hs;
+        (*t).dyn_modes = ms;
+        job(t).owns_dyn = true;
+    }
+}
+
+/// Fills `t` from the argument records.
+unsafe fn apply(
+    t: *mut starpu_task,
+    cl: *mut starpu_codelet,
+    args: &[_starpu_insert_arg],
+) -> starpu_core::Result<()> {
+    let tr = &mut *t;
+    tr.cl = cl;
+    let clr = cl.as_ref();
+    let mut buffers = Buffers {
+        handles: Vec::new(),
+    };
+    let mut values: Option<ArgPacker> = None;
+    for a in args {
+        let key = a.key;
+        if key > 0 && key < STARPU_VALUE {
+            buffers.push(clr, a.a.p as starpu_data_handle_t, key as u32)?;
+            continue;
+        }
+        match key {
+            STARPU_VALUE => {
+                let bytes = std::slice::from_raw_parts(a.a.p as *const u8, a.b.u as usize);
+                values.get_or_insert_with(ArgPacker::new).push(bytes);
+            }
+            STARPU_CL_ARGS | STARPU_CL_ARGS_NFREE => {
+                tr.cl_arg = a.a.p;
+                tr.cl_arg_size = a.b.u as usize;
+                tr.cl_arg_free = (key == STARPU_CL_ARGS) as u32;
+            }
+            STARPU_CALLBACK => {
+                tr.callback_func = std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
+            }
+            STARPU_CALLBACK_WITH_ARG | STARPU_CALLBACK_WITH_ARG_NFREE => {
+                tr.callback_func =
+                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p);
+                tr.callback_arg = a.b.p;
+                tr.callback_arg_free = (key == STARPU_CALLBACK_WITH_ARG) as u32;
+            }
+            STARPU_CALLBACK_ARG | STARPU_CALLBACK_ARG_NFREE => {
+                tr.callback_arg = a.a.p;
+                tr.callback_arg_free = (key == STARPU_CALLBACK_ARG) as u32;
+            }
+            STARPU_PROLOGUE_CALLBACK => {
+                tr.prologue_callback_func =
+                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
+            }
+            STARPU_PROLOGUE_CALLBACK_ARG | STARPU_PROLOGUE_CALLBACK_ARG_NFREE => {
+                tr.prologue_callback_arg = a.a.p;
+                tr.prologue_callback_arg_free = (key == STARPU_PROLOGUE_CALLBACK_ARG) as u32;
+            }
+            STARPU_PROLOGUE_CALLBACK_POP => {
+                tr.prologue_callback_pop_func =
+                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
+            }
+            STARPU_PROLOGUE_CALLBACK_POP_ARG | STARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE => {
+                tr.prologue_callback_pop_arg = a.a.p;
+                tr.prologue_callback_pop_arg_free =
+                    (key == STARPU_PROLOGUE_CALLBACK_POP_ARG) as u32;
+            }
+            STARPU_EPILOGUE_CALLBACK => {
+                tr.epilogue_callback_func =
+                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
+            }
+            STARPU_EPILOGUE_CALLBACK_ARG => tr.epilogue_callback_arg = a.a.p,
+            STARPU_SOON_CALLBACK => {
+                tr.soon_callback_func =
+                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
+            }
+            STARPU_SOON_CALLBACK_ARG | STARPU_SOON_CALLBACK_ARG_NFREE => {
+                tr.soon_callback_arg = a.a.p;
+                tr.soon_callback_arg_free = (key == STARPU_SOON_CALLBACK_ARG) as u32;
+            }
+            STARPU_PRIORITY => tr.priority = a.a.i as c_int,
+            // Where to run in a multi-process (MPI) program: meaningless without MPI.
+            STARPU_EXECUTE_ON_NODE | STARPU_EXECUTE_ON_DATA | STARPU_NODE_SELECTION_POLICY => {}
+            STARPU_DATA_ARRAY => {
+                let hs = a.a.p as *const starpu_data_handle_t;
+                for i in 0..a.b.i.max(0) as usize {
+                    buffers.push(clr, *hs.add(i), 0)?;
+                }
+            }
+            STARPU_DATA_MODE_ARRAY => {
+                let ds = a.a.p as *const starpu_data_descr;
+                for i in 0..a.b.i.max(0) as usize {
+                    let d = *ds.add(i);
+                    buffers.push(clr, d.handle, d.mode)?;
+                }
+            }
+            STARPU_TAG => {
+                tr.tag_id = a.a.u;
+                tr.use_tag = 1;
+            }
+            STARPU_TAG_ONLY => tr.tag_id = a.a.u,
+            STARPU_HYPERVISOR_TAG => tr.hypervisor_tag = a.a.i as c_int,
+            STARPU_FLOPS => tr.flops = a.a.d,
+            STARPU_SCHED_CTX => tr.sched_ctx = a.a.u as u32,
+            STARPU_EXECUTE_ON_WORKER => {
+                let w = a.a.i;
+                if w >= 0 {
+                    tr.execute_on_a_specific_worker = 1;
+                    tr.workerid = w as u32;
+                }
+            }
+            STARPU_WORKER_ORDER => tr.workerorder = a.a.u as u32,
+            STARPU_EXECUTE_WHERE => tr.r#where = a.a.u as i32,
+            STARPU_POSSIBLY_PARALLEL => tr.possibly_parallel = a.a.u as u32,
+            STARPU_NAME => tr.name = a.a.p as *const libc::c_char,
+            STARPU_TASK_FILE => tr.file = a.a.p as *const libc::c_char,
+            STARPU_TASK_LINE => tr.line = a.a.i as c_int,
+            STARPU_TASK_DEPS_ARRAY => task::starpu_task_declare_deps_array(
+                t,
+                a.b.u as u32,
+                a.a.p as *mut *mut starpu_task,
+            ),
+            STARPU_TASK_END_DEPS_ARRAY => task::starpu_task_declare_end_deps_array(
+                t,
+                a.b.u as u32,
+                a.a.p as *mut *mut starpu_task,
+            ),
+            STARPU_TASK_END_DEP => task::starpu_task_end_dep_add(t, a.a.i as c_int),
+            STARPU_TASK_COLOR => tr.color = a.a.i as u32,
+            STARPU_HANDLES_SEQUENTIAL_CONSISTENCY => {
+                tr.handles_sequential_consistency = a.a.p as *mut u8
+            }
+            STARPU_TASK_SYNCHRONOUS => tr.synchronous = (a.a.i != 0) as u32,
+            STARPU_TASK_WORKERIDS => {
+                tr.workerids_len = a.b.u as u32;
+                tr.workerids = a.a.p as *mut u32;
+            }
+            STARPU_SEQUENTIAL_CONSISTENCY => tr.sequential_consistency = a.a.u as u32,
+            STARPU_TASK_PROFILING_INFO => {
+                tr.profiling_info = a.a.p as *mut starpu_profiling_task_info
+            }
+            STARPU_TASK_NO_SUBMITORDER => tr.no_submitorder = a.a.u as u32,
+            STARPU_TASK_SCHED_DATA => tr.sched_data = a.a.p,
+            STARPU_TRANSACTION => tr.transaction = a.a.p,
+            STARPU_RECURSIVE_TASK_FUNC => {
+                tr.recursive_task_func = std::mem::transmute::<
+                    *mut c_void,
+                    Option<unsafe extern "C" fn(*mut starpu_task, *mut c_void) -> c_int>,
+                >(a.a.p)
+            }
+            STARPU_RECURSIVE_TASK_FUNC_ARG => tr.recursive_task_func_arg = a.a.p,
+            STARPU_RECURSIVE_TASK_GEN_DAG_FUNC => {
+                tr.recursive_task_gen_dag_func = std::mem::transmute::<
+                    *mut c_void,
+                    Option<unsafe extern "C" fn(*mut starpu_task, *mut c_void)>,
+                >(a.a.p)
+            }
+            STARPU_RECURSIVE_TASK_GEN_DAG_FUNC_ARG => tr.recursive_task_gen_dag_func_arg = a.a.p,
+            STARPU_RECURSIVE_TASK_PARENT => tr.recursive_task_parent = a.a.p as *mut starpu_task,
+            _ => return Err(Error::invalid(format!("unknown argument key {key:#x}"))),
+        }
+    }
+    if let Some(cl) = clr {
+        let n = buffers.handles.len();
+        if cl.nbuffers != STARPU_VARIABLE_NBUFFERS && n != cl.nbuffers.max(0) as usize {
+            return Err(Error::invalid(format!(
+                "codelet {} declares {} buffer(s) but {n} were given",
+                ffi::string(cl.name).unwrap_or_else(|| "(unnamed)".into()),
+                cl.nbuffers
+            )));
+        }
+    }
+    buffers.store(t);
+    if let Some(p) = values {
+        let bytes = p.finish();
+        let buf = libc::malloc(bytes.len());
+        if buf.is_null() {
+            return Err(Error::new(
+                starpu_core::ErrorKind::OutOfMemory,
+                "cannot allocate task arguments",
+            ));
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf as *mut u8, bytes.len());
+        tr.cl_arg = buf;
+        tr.cl_arg_size = bytes.len();
+        tr.cl_arg_free = 1;
+    }
+    Ok(())
+}
+
+/// Builds (and with `_STARPU_INSERT_SUBMIT` submits) a task from argument records.
+/// On error nothing is submitted and a task this call created is freed.
+///
+/// # Safety
+/// `args` holds `nargs` records; their pointers are what the C caller passed.
+#[no_mangle]
+pub unsafe extern "C" fn _starpu_task_insert_args(
+    action: c_int,
+    task: *mut starpu_task,
+    cl: *mut starpu_codelet,
+    args: *const _starpu_insert_arg,
+    nargs: c_int,
+    out: *mut *mut starpu_task,
+) -> c_int {
+    let call = match action {
+        _STARPU_INSERT_BUILD => "starpu_task_build",
+        _STARPU_INSERT_SET => "starpu_task_set",
+        _ => "starpu_task_insert",
+    };
+    ffi::guard(call, -libc::EINVAL, || {
+        if action == _STARPU_INSERT_SUBMIT {
+            if let Err(e) = ffi::runtime() {
+                report(call, &e);
+                return -e.errno();
+            }
+        }
+        let t = if action == _STARPU_INSERT_SET {
+            task
+        } else {
+            starpu_task_create()
+        };
+        if t.is_null() {
+            report(call, &Error::invalid("task is NULL"));
+            return -libc::EINVAL;
+        }
+        let args = if nargs > 0 {
+            std::slice::from_raw_parts(args, nargs as usize)
+        } else {
+            &[]
+        };
+        if let Err(e) = apply(t, cl, args) {
+            report(call, &e);
+            if action != _STARPU_INSERT_SET {
+                starpu_task_destroy(t);
+            }
+            return -e.errno();
+        }
+        match action {
+            _STARPU_INSERT_SUBMIT => {
+                let ret = task::submit(t);
+                if ret != 0 {
+                    starpu_task_destroy(t);
+                }
+                ret
+            }
+            _ => {
+                if !out.is_null() {
+                    *out = t;
+                }
+                0
+            }
+        }
+    })
+}

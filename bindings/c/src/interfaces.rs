@@ -1,0 +1,648 @@
+//! Registration and getters of the built-in data interfaces (`starpu_data_interfaces.h`).
+
+use crate::ffi::{self, c_handle, handle, value_call};
+use crate::types::*;
+use libc::{c_int, c_void, size_t, uintptr_t};
+use starpu_core::data::interfaces::*;
+use starpu_core::Error;
+
+/// Registers `iface` and stores the new handle in `*out` (NULL on error).
+unsafe fn register<I: Interface>(
+    call: &str,
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    iface: I,
+) {
+    let h = value_call(call, std::ptr::null_mut(), || {
+        ffi::non_null(out, "handle pointer")?;
+        let rt = ffi::runtime()?;
+        Ok(c_handle(&rt.register(ffi::home_node(home)?, iface)?))
+    });
+    if !out.is_null() {
+        *out = h;
+    }
+}
+
+/// Reads the description of `h` as a `T`: on this thread's node if `local`, else on the
+/// data's home (main RAM for data without home).
+fn read<T: Interface, R: Clone>(
+    call: &str,
+    h: starpu_data_handle_t,
+    local: bool,
+    fallback: R,
+    f: impl FnOnce(&T) -> R,
+) -> R {
+    value_call(call, fallback, || {
+        let h = handle(h)?;
+        let node = if local {
+            crate::workers::starpu_worker_get_local_memory_node() as usize
+        } else {
+            h.home_node().unwrap_or(starpu_core::memory::MAIN_RAM)
+        };
+        let d: T = h.interface(node).ok_or_else(|| {
+            Error::invalid(format!(
+                "data {} is not a {} ({})",
+                h.label(),
+                T::NAME,
+                h.describe()
+            ))
+        })?;
+        Ok(f(&d))
+    })
+}
+
+/// `starpu_void_data_register`.
+///
+/// # Safety
+/// `out` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_void_data_register(out: *mut starpu_data_handle_t) {
+    register("starpu_void_data_register", out, -1, VoidInterface::new());
+}
+
+/// `starpu_variable_data_register`.
+///
+/// # Safety
+/// `out` is writable; `ptr` holds `size` bytes on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_variable_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    size: size_t,
+) {
+    register(
+        "starpu_variable_data_register",
+        out,
+        home,
+        VariableInterface::new(ptr, size),
+    );
+}
+
+/// `starpu_vector_data_register`.
+///
+/// # Safety
+/// `out` is writable; `ptr` holds `nx * elemsize` bytes on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    nx: u32,
+    elemsize: size_t,
+) {
+    register(
+        "starpu_vector_data_register",
+        out,
+        home,
+        VectorInterface::new(ptr, nx, elemsize),
+    );
+}
+
+/// `starpu_vector_data_register_allocsize`.
+///
+/// # Safety
+/// As `starpu_vector_data_register`, with `allocsize` bytes at `ptr`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_data_register_allocsize(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    nx: u32,
+    elemsize: size_t,
+    allocsize: size_t,
+) {
+    let mut v = VectorInterface::new(ptr, nx, elemsize);
+    v.allocsize = allocsize;
+    register("starpu_vector_data_register_allocsize", out, home, v);
+}
+
+/// `starpu_matrix_data_register`: `ny` columns of `nx` elements, `ld` elements apart.
+///
+/// # Safety
+/// `out` is writable; `ptr` holds the matrix on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    ld: u32,
+    nx: u32,
+    ny: u32,
+    elemsize: size_t,
+) {
+    register(
+        "starpu_matrix_data_register",
+        out,
+        home,
+        MatrixInterface::new(ptr, ld, nx, ny, elemsize),
+    );
+}
+
+/// `starpu_matrix_data_register_allocsize`.
+///
+/// # Safety
+/// As `starpu_matrix_data_register`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_data_register_allocsize(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    ld: u32,
+    nx: u32,
+    ny: u32,
+    elemsize: size_t,
+    allocsize: size_t,
+) {
+    let mut m = MatrixInterface::new(ptr, ld, nx, ny, elemsize);
+    m.allocsize = allocsize;
+    register("starpu_matrix_data_register_allocsize", out, home, m);
+}
+
+/// `starpu_block_data_register`.
+///
+/// # Safety
+/// `out` is writable; `ptr` holds the block on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    ldy: u32,
+    ldz: u32,
+    nx: u32,
+    ny: u32,
+    nz: u32,
+    elemsize: size_t,
+) {
+    register(
+        "starpu_block_data_register",
+        out,
+        home,
+        BlockInterface::new(ptr, ldy, ldz, nx, ny, nz, elemsize),
+    );
+}
+
+/// `starpu_tensor_data_register`.
+///
+/// # Safety
+/// `out` is writable; `ptr` holds the tensor on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_tensor_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    ldy: u32,
+    ldz: u32,
+    ldt: u32,
+    nx: u32,
+    ny: u32,
+    nz: u32,
+    nt: u32,
+    elemsize: size_t,
+) {
+    let t = TensorInterface::new(ptr, [ldy, ldz, ldt], [nx, ny, nz, nt], elemsize);
+    register("starpu_tensor_data_register", out, home, t);
+}
+
+/// `starpu_ndim_data_register`: `nn[i]` elements along dimension `i`, `ldn[i]` apart.
+///
+/// # Safety
+/// `ldn` and `nn` hold `ndim` entries; `ptr` holds the array on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_ndim_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: uintptr_t,
+    ldn: *mut u32,
+    nn: *mut u32,
+    ndim: size_t,
+    elemsize: size_t,
+) {
+    if ndim > 0 && (ldn.is_null() || nn.is_null()) {
+        let _ = value_call("starpu_ndim_data_register", (), || {
+            Err(Error::invalid("nn or ldn is NULL"))
+        });
+        return;
+    }
+    let (nn, ldn) = if ndim == 0 {
+        (&[][..], &[][..])
+    } else {
+        (
+            std::slice::from_raw_parts(nn, ndim),
+            std::slice::from_raw_parts(ldn, ndim),
+        )
+    };
+    register(
+        "starpu_ndim_data_register",
+        out,
+        home,
+        NdimInterface::new(ptr, nn, ldn, elemsize),
+    );
+}
+
+/// `starpu_csr_data_register`.
+///
+/// # Safety
+/// The arrays hold `nnz` values / indices and `nrow + 1` row pointers on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_csr_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    nnz: u32,
+    nrow: u32,
+    nzval: uintptr_t,
+    colind: *mut u32,
+    rowptr: *mut u32,
+    firstentry: u32,
+    elemsize: size_t,
+) {
+    let c = CsrInterface::new(nnz, nrow, nzval, colind, rowptr, firstentry, elemsize);
+    register("starpu_csr_data_register", out, home, c);
+}
+
+/// `starpu_bcsr_data_register`.
+///
+/// # Safety
+/// The arrays hold `nnz` blocks / indices and `nrow + 1` row pointers on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_bcsr_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    nnz: u32,
+    nrow: u32,
+    nzval: uintptr_t,
+    colind: *mut u32,
+    rowptr: *mut u32,
+    firstentry: u32,
+    r: u32,
+    c: u32,
+    elemsize: size_t,
+) {
+    let b = BcsrInterface::new(nnz, nrow, nzval, colind, rowptr, firstentry, r, c, elemsize);
+    register("starpu_bcsr_data_register", out, home, b);
+}
+
+/// `starpu_coo_data_register`.
+///
+/// # Safety
+/// The arrays hold `n_values` entries on `home`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_coo_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    nx: u32,
+    ny: u32,
+    n_values: u32,
+    columns: *mut u32,
+    rows: *mut u32,
+    values: uintptr_t,
+    elemsize: size_t,
+) {
+    let c = CooInterface::new(nx, ny, n_values, columns, rows, values, elemsize);
+    register("starpu_coo_data_register", out, home, c);
+}
+
+/// `starpu_data_register`: registers a description of one of the built-in interfaces
+/// (`ops` is one of the `starpu_interface_*_ops`).
+///
+/// # Safety
+/// `data_interface` points to a description of the type `ops` names.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    data_interface: *mut c_void,
+    ops: *mut starpu_data_interface_ops,
+) {
+    let h = value_call("starpu_data_register", std::ptr::null_mut(), || {
+        ffi::non_null(out, "handle pointer")?;
+        ffi::non_null(data_interface, "data_interface")?;
+        ffi::non_null(ops, "ops")?;
+        let core_ops = crate::filters::core_ops(ops)?;
+        let desc = Description::from_raw(core_ops, data_interface as *const u8);
+        let rt = ffi::runtime()?;
+        Ok(c_handle(
+            &rt.register_description(ffi::home_node(home)?, desc)?,
+        ))
+    });
+    if !out.is_null() {
+        *out = h;
+    }
+}
+
+macro_rules! getter {
+    ($name:ident, $iface:ty, $local:expr, $ret:ty, $fallback:expr, |$d:ident| $body:expr) => {
+        #[doc = concat!("`", stringify!($name), "`.")]
+        #[no_mangle]
+        pub extern "C" fn $name(h: starpu_data_handle_t) -> $ret {
+            read::<$iface, $ret>(stringify!($name), h, $local, $fallback, |$d| $body)
+        }
+    };
+}
+
+getter!(
+    starpu_variable_get_elemsize,
+    VariableInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+getter!(
+    starpu_variable_get_local_ptr,
+    VariableInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.ptr
+);
+
+getter!(starpu_vector_get_nx, VectorInterface, false, u32, 0, |d| d
+    .nx);
+getter!(
+    starpu_vector_get_elemsize,
+    VectorInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+getter!(
+    starpu_vector_get_allocsize,
+    VectorInterface,
+    false,
+    size_t,
+    0,
+    |d| d.allocsize
+);
+getter!(
+    starpu_vector_get_local_ptr,
+    VectorInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.ptr
+);
+
+getter!(starpu_matrix_get_nx, MatrixInterface, false, u32, 0, |d| d
+    .nx);
+getter!(starpu_matrix_get_ny, MatrixInterface, false, u32, 0, |d| d
+    .ny);
+getter!(
+    starpu_matrix_get_local_ld,
+    MatrixInterface,
+    true,
+    u32,
+    0,
+    |d| d.ld
+);
+getter!(
+    starpu_matrix_get_local_ptr,
+    MatrixInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.ptr
+);
+getter!(
+    starpu_matrix_get_elemsize,
+    MatrixInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+getter!(
+    starpu_matrix_get_allocsize,
+    MatrixInterface,
+    false,
+    size_t,
+    0,
+    |d| d.allocsize
+);
+
+getter!(starpu_block_get_nx, BlockInterface, false, u32, 0, |d| d.nx);
+getter!(starpu_block_get_ny, BlockInterface, false, u32, 0, |d| d.ny);
+getter!(starpu_block_get_nz, BlockInterface, false, u32, 0, |d| d.nz);
+getter!(
+    starpu_block_get_local_ldy,
+    BlockInterface,
+    true,
+    u32,
+    0,
+    |d| d.ldy
+);
+getter!(
+    starpu_block_get_local_ldz,
+    BlockInterface,
+    true,
+    u32,
+    0,
+    |d| d.ldz
+);
+getter!(
+    starpu_block_get_local_ptr,
+    BlockInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.ptr
+);
+getter!(
+    starpu_block_get_elemsize,
+    BlockInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+
+getter!(starpu_tensor_get_nx, TensorInterface, false, u32, 0, |d| d
+    .nx);
+getter!(starpu_tensor_get_ny, TensorInterface, false, u32, 0, |d| d
+    .ny);
+getter!(starpu_tensor_get_nz, TensorInterface, false, u32, 0, |d| d
+    .nz);
+getter!(starpu_tensor_get_nt, TensorInterface, false, u32, 0, |d| d
+    .nt);
+getter!(
+    starpu_tensor_get_local_ldy,
+    TensorInterface,
+    true,
+    u32,
+    0,
+    |d| d.ldy
+);
+getter!(
+    starpu_tensor_get_local_ldz,
+    TensorInterface,
+    true,
+    u32,
+    0,
+    |d| d.ldz
+);
+getter!(
+    starpu_tensor_get_local_ldt,
+    TensorInterface,
+    true,
+    u32,
+    0,
+    |d| d.ldt
+);
+getter!(
+    starpu_tensor_get_local_ptr,
+    TensorInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.ptr
+);
+getter!(
+    starpu_tensor_get_elemsize,
+    TensorInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+
+getter!(
+    starpu_ndim_get_nn,
+    NdimInterface,
+    false,
+    *mut u32,
+    std::ptr::null_mut(),
+    |d| d.nn
+);
+getter!(
+    starpu_ndim_get_local_ldn,
+    NdimInterface,
+    true,
+    *mut u32,
+    std::ptr::null_mut(),
+    |d| d.ldn
+);
+getter!(starpu_ndim_get_ndim, NdimInterface, false, size_t, 0, |d| d
+    .ndim);
+getter!(
+    starpu_ndim_get_local_ptr,
+    NdimInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.ptr
+);
+getter!(
+    starpu_ndim_get_elemsize,
+    NdimInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+
+getter!(starpu_csr_get_nnz, CsrInterface, false, u32, 0, |d| d.nnz);
+getter!(starpu_csr_get_nrow, CsrInterface, false, u32, 0, |d| d.nrow);
+getter!(
+    starpu_csr_get_firstentry,
+    CsrInterface,
+    false,
+    u32,
+    0,
+    |d| d.firstentry
+);
+getter!(
+    starpu_csr_get_local_nzval,
+    CsrInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.nzval
+);
+getter!(
+    starpu_csr_get_local_colind,
+    CsrInterface,
+    true,
+    *mut u32,
+    std::ptr::null_mut(),
+    |d| d.colind
+);
+getter!(
+    starpu_csr_get_local_rowptr,
+    CsrInterface,
+    true,
+    *mut u32,
+    std::ptr::null_mut(),
+    |d| d.rowptr
+);
+getter!(
+    starpu_csr_get_elemsize,
+    CsrInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+
+getter!(starpu_bcsr_get_nnz, BcsrInterface, false, u32, 0, |d| d.nnz);
+getter!(starpu_bcsr_get_nrow, BcsrInterface, false, u32, 0, |d| d
+    .nrow);
+getter!(
+    starpu_bcsr_get_firstentry,
+    BcsrInterface,
+    false,
+    u32,
+    0,
+    |d| d.firstentry
+);
+getter!(
+    starpu_bcsr_get_local_nzval,
+    BcsrInterface,
+    true,
+    uintptr_t,
+    0,
+    |d| d.nzval
+);
+getter!(
+    starpu_bcsr_get_local_colind,
+    BcsrInterface,
+    true,
+    *mut u32,
+    std::ptr::null_mut(),
+    |d| d.colind
+);
+getter!(
+    starpu_bcsr_get_local_rowptr,
+    BcsrInterface,
+    true,
+    *mut u32,
+    std::ptr::null_mut(),
+    |d| d.rowptr
+);
+getter!(starpu_bcsr_get_r, BcsrInterface, false, u32, 0, |d| d.r);
+getter!(starpu_bcsr_get_c, BcsrInterface, false, u32, 0, |d| d.c);
+getter!(
+    starpu_bcsr_get_elemsize,
+    BcsrInterface,
+    false,
+    size_t,
+    0,
+    |d| d.elemsize
+);
+
+/// `starpu_ndim_get_ni`: elements along dimension `i`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_ni(h: starpu_data_handle_t, i: size_t) -> u32 {
+    read::<NdimInterface, u32>("starpu_ndim_get_ni", h, false, 0, |d| {
+        d.dims().get(i).copied().unwrap_or(0)
+    })
+}
+
+/// `starpu_ndim_get_local_ldi`: distance between consecutive elements along dimension `i`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_local_ldi(h: starpu_data_handle_t, i: size_t) -> u32 {
+    read::<NdimInterface, u32>("starpu_ndim_get_local_ldi", h, true, 0, |d| {
+        d.strides().get(i).copied().unwrap_or(0)
+    })
+}

@@ -1,0 +1,97 @@
+//! Helpers of `starpu_helper.h`, `starpu_util.h` and `starpu_profiling.h`: time, sleep,
+//! environment, iteration markers.
+
+use libc::{c_char, c_int, c_long};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn epoch() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+/// `starpu_timing_now`: microseconds on a monotonic clock.
+#[no_mangle]
+pub extern "C" fn starpu_timing_now() -> f64 {
+    epoch().elapsed().as_secs_f64() * 1e6
+}
+
+/// `starpu_timing_timespec_delay_us`.
+///
+/// # Safety
+/// Both pointers are valid timespecs.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_timing_timespec_delay_us(
+    start: *const libc::timespec,
+    end: *const libc::timespec,
+) -> f64 {
+    starpu_timing_timespec_to_us(end) - starpu_timing_timespec_to_us(start)
+}
+
+/// `starpu_timing_timespec_to_us`.
+///
+/// # Safety
+/// `ts` is a valid timespec.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_timing_timespec_to_us(ts: *const libc::timespec) -> f64 {
+    (*ts).tv_sec as f64 * 1e6 + (*ts).tv_nsec as f64 / 1e3
+}
+
+/// `starpu_sleep`: seconds.
+#[no_mangle]
+pub extern "C" fn starpu_sleep(nb_sec: f32) {
+    std::thread::sleep(std::time::Duration::from_secs_f32(nb_sec.max(0.0)));
+}
+
+/// `starpu_usleep`: microseconds.
+#[no_mangle]
+pub extern "C" fn starpu_usleep(nb_micro_sec: f32) {
+    std::thread::sleep(std::time::Duration::from_secs_f32(
+        nb_micro_sec.max(0.0) / 1e6,
+    ));
+}
+
+/// `starpu_getenv`: the environment variable, NULL when unset.
+///
+/// # Safety
+/// `name` is a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_getenv(name: *const c_char) -> *mut c_char {
+    if name.is_null() {
+        return std::ptr::null_mut();
+    }
+    libc::getenv(name)
+}
+
+thread_local! {
+    static ITERATIONS: std::cell::RefCell<Vec<c_long>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `starpu_iteration_push`: marks the start of an application iteration, for traces.
+#[no_mangle]
+pub extern "C" fn starpu_iteration_push(iteration: libc::c_ulong) {
+    ITERATIONS.with(|i| i.borrow_mut().push(iteration as c_long));
+}
+
+/// `starpu_iteration_pop`.
+#[no_mangle]
+pub extern "C" fn starpu_iteration_pop() {
+    ITERATIONS.with(|i| {
+        i.borrow_mut().pop();
+    });
+}
+
+static PROFILING: AtomicI32 = AtomicI32::new(0);
+
+/// `starpu_profiling_status_set`: returns the previous status.
+#[no_mangle]
+pub extern "C" fn starpu_profiling_status_set(status: c_int) -> c_int {
+    PROFILING.swap(status, Ordering::Relaxed)
+}
+
+/// `starpu_profiling_status_get`.
+#[no_mangle]
+pub extern "C" fn starpu_profiling_status_get() -> c_int {
+    PROFILING.load(Ordering::Relaxed)
+}

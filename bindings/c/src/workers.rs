@@ -1,0 +1,335 @@
+//! Worker and memory-node queries (`starpu_worker.h`), and the accelerator-named calls CPU
+//! programs make unconditionally: this build has CPU workers only, so those report none.
+
+use crate::ffi;
+use libc::{c_char, c_int, c_uint, c_void, size_t};
+use starpu_core::worker::current_worker_id;
+
+const CPU_WORKER: c_uint = 0;
+/// `enum starpu_node_kind` value of main RAM.
+const CPU_RAM: c_uint = 1;
+
+fn nworkers() -> usize {
+    ffi::runtime().map_or(0, |rt| rt.workers().len())
+}
+
+/// `starpu_worker_get_count`.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_count() -> c_uint {
+    nworkers() as c_uint
+}
+
+/// `starpu_cpu_worker_get_count`.
+#[no_mangle]
+pub extern "C" fn starpu_cpu_worker_get_count() -> c_uint {
+    nworkers() as c_uint
+}
+
+macro_rules! no_such_workers {
+    ($($name:ident),*) => {$(
+        /// This build has no such workers.
+        #[no_mangle]
+        pub extern "C" fn $name() -> c_uint {
+            0
+        }
+    )*};
+}
+
+no_such_workers!(
+    starpu_cuda_worker_get_count,
+    starpu_opencl_worker_get_count,
+    starpu_hip_worker_get_count,
+    starpu_mpi_sc_worker_get_count,
+    starpu_tcpip_sc_worker_get_count,
+    starpu_max_fpga_worker_get_count,
+    starpu_sycl_worker_get_count,
+    starpu_combined_worker_get_count
+);
+
+/// `starpu_worker_get_id`: this thread's worker, -1 outside workers.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_id() -> c_int {
+    current_worker_id().map_or(-1, |w| w as c_int)
+}
+
+/// `starpu_worker_get_id_check`: like `starpu_worker_get_id`, for code that must run on a
+/// worker (reports and returns -1 otherwise).
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_id_check() -> c_uint {
+    match current_worker_id() {
+        Some(w) => w as c_uint,
+        None => {
+            eprintln!("[starpu][starpu_worker_get_id_check] not called from a worker");
+            c_uint::MAX
+        }
+    }
+}
+
+/// `starpu_worker_get_type`.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_type(id: c_int) -> c_uint {
+    let _ = id;
+    CPU_WORKER
+}
+
+/// `starpu_worker_get_count_by_type`: -EINVAL for an unknown type.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_count_by_type(kind: c_uint) -> c_int {
+    match kind {
+        CPU_WORKER => nworkers() as c_int,
+        1..=8 => 0,
+        255 => nworkers() as c_int,
+        _ => -libc::EINVAL,
+    }
+}
+
+/// `starpu_worker_get_ids_by_type`: fills `workerids` (at most `maxsize`), returns how many.
+///
+/// # Safety
+/// `workerids` has room for `maxsize` ints.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_worker_get_ids_by_type(
+    kind: c_uint,
+    workerids: *mut c_int,
+    maxsize: c_int,
+) -> c_uint {
+    if kind != CPU_WORKER && kind != 255 {
+        return 0;
+    }
+    let n = nworkers().min(maxsize.max(0) as usize);
+    for i in 0..n {
+        *workerids.add(i) = i as c_int;
+    }
+    n as c_uint
+}
+
+/// `starpu_worker_get_by_type`: the `num`-th worker of that type, -1 if none.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_by_type(kind: c_uint, num: c_int) -> c_int {
+    if (kind == CPU_WORKER || kind == 255) && num >= 0 && (num as usize) < nworkers() {
+        num
+    } else {
+        -1
+    }
+}
+
+/// `starpu_worker_get_by_devid`: CPU workers have the device id of their rank.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_by_devid(kind: c_uint, devid: c_int) -> c_int {
+    starpu_worker_get_by_type(kind, devid)
+}
+
+/// `starpu_worker_get_devid`.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_devid(id: c_int) -> c_int {
+    if id >= 0 && (id as usize) < nworkers() {
+        id
+    } else {
+        -1
+    }
+}
+
+/// `starpu_worker_get_bindid`: the logical CPU the worker is bound to (-1 when unbound).
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_bindid(id: c_int) -> c_int {
+    ffi::runtime()
+        .ok()
+        .and_then(|rt| rt.worker(id.max(0) as usize).filter(|_| id >= 0))
+        .and_then(|w| w.cpu)
+        .map_or(-1, |c| c as c_int)
+}
+
+/// `starpu_worker_get_name`: "CPU <n>".
+///
+/// # Safety
+/// `dst` has room for `maxlen` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_worker_get_name(id: c_int, dst: *mut c_char, maxlen: size_t) {
+    if dst.is_null() || maxlen == 0 {
+        return;
+    }
+    let name = ffi::runtime()
+        .ok()
+        .and_then(|rt| {
+            (id >= 0)
+                .then(|| rt.worker(id as usize))
+                .flatten()
+                .map(|w| w.name.clone())
+        })
+        .unwrap_or_else(|| format!("unknown worker {id}"));
+    let n = name.len().min(maxlen - 1);
+    std::ptr::copy_nonoverlapping(name.as_ptr(), dst as *mut u8, n);
+    *dst.add(n) = 0;
+}
+
+/// `starpu_worker_get_type_as_string`.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_type_as_string(kind: c_uint) -> *const c_char {
+    let s: &'static [u8] = match kind {
+        0 => b"STARPU_CPU_WORKER\0",
+        1 => b"STARPU_CUDA_WORKER\0",
+        2 => b"STARPU_OPENCL_WORKER\0",
+        7 => b"STARPU_HIP_WORKER\0",
+        255 => b"STARPU_ANY_WORKER\0",
+        _ => b"STARPU_unknown_WORKER\0",
+    };
+    s.as_ptr() as *const c_char
+}
+
+/// `starpu_worker_get_memory_node`.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_memory_node(id: c_uint) -> c_uint {
+    ffi::runtime()
+        .ok()
+        .and_then(|rt| rt.worker(id as usize))
+        .map_or(0, |w| w.node as c_uint)
+}
+
+/// `starpu_worker_get_local_memory_node`: this worker's node, main RAM elsewhere.
+#[no_mangle]
+pub extern "C" fn starpu_worker_get_local_memory_node() -> c_uint {
+    current_worker_id().map_or(0, |w| starpu_worker_get_memory_node(w as c_uint))
+}
+
+/// `starpu_memory_nodes_get_count`.
+#[no_mangle]
+pub extern "C" fn starpu_memory_nodes_get_count() -> c_uint {
+    starpu_core::memory::node_count() as c_uint
+}
+
+/// `starpu_memory_nodes_get_numa_count`.
+#[no_mangle]
+pub extern "C" fn starpu_memory_nodes_get_numa_count() -> c_uint {
+    1
+}
+
+/// `starpu_node_get_kind`.
+#[no_mangle]
+pub extern "C" fn starpu_node_get_kind(node: c_uint) -> c_uint {
+    match starpu_core::memory::node_kind(node as usize) {
+        Some(_) => CPU_RAM,
+        None => 0,
+    }
+}
+
+/// `starpu_worker_is_combined_worker`: no combined workers in this build.
+#[no_mangle]
+pub extern "C" fn starpu_worker_is_combined_worker(id: c_int) -> c_int {
+    let _ = id;
+    0
+}
+
+/// `starpu_combined_worker_get_size`: tasks run on one worker, so 1.
+#[no_mangle]
+pub extern "C" fn starpu_combined_worker_get_size() -> c_int {
+    1
+}
+
+/// `starpu_combined_worker_get_rank`.
+#[no_mangle]
+pub extern "C" fn starpu_combined_worker_get_rank() -> c_int {
+    0
+}
+
+/// `starpu_worker_display_names`: one line per worker of `type`.
+///
+/// # Safety
+/// `output` is a valid `FILE *`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_worker_display_names(output: *mut libc::FILE, kind: c_uint) {
+    if kind != CPU_WORKER && kind != 255 {
+        return;
+    }
+    if let Ok(rt) = ffi::runtime() {
+        for w in rt.workers() {
+            let line = format!("\t{}\n\0", w.name);
+            libc::fputs(line.as_ptr() as *const c_char, output);
+        }
+    }
+}
+
+/// `starpu_topology_print`: the workers and where they are bound.
+///
+/// # Safety
+/// `output` is a valid `FILE *`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_topology_print(output: *mut libc::FILE) {
+    if let Ok(rt) = ffi::runtime() {
+        for w in rt.workers() {
+            let bind = w.cpu.map_or("unbound".to_string(), |c| format!("CPU {c}"));
+            let line = format!(
+                "worker {}\t{}\tbound to {}\tmemory node {}\n\0",
+                w.id, w.name, bind, w.node
+            );
+            libc::fputs(line.as_ptr() as *const c_char, output);
+        }
+    }
+}
+
+/// `starpu_sched_get_min_priority`.
+#[no_mangle]
+pub extern "C" fn starpu_sched_get_min_priority() -> c_int {
+    ffi::runtime().map_or(0, |rt| rt.priority_range().0)
+}
+
+/// `starpu_sched_get_max_priority`.
+#[no_mangle]
+pub extern "C" fn starpu_sched_get_max_priority() -> c_int {
+    ffi::runtime().map_or(0, |rt| rt.priority_range().1)
+}
+
+/// `starpu_sched_ctx_get_min_priority`: one context, the global one.
+#[no_mangle]
+pub extern "C" fn starpu_sched_ctx_get_min_priority(ctx: c_uint) -> c_int {
+    let _ = ctx;
+    starpu_sched_get_min_priority()
+}
+
+/// `starpu_sched_ctx_get_max_priority`.
+#[no_mangle]
+pub extern "C" fn starpu_sched_ctx_get_max_priority(ctx: c_uint) -> c_int {
+    let _ = ctx;
+    starpu_sched_get_max_priority()
+}
+
+macro_rules! no_accelerator_library {
+    ($($name:ident),*) => {$(
+        /// Prepares an accelerator library on each device of its kind: this build has none,
+        /// so there is nothing to prepare.
+        #[no_mangle]
+        pub extern "C" fn $name() {}
+    )*};
+}
+
+no_accelerator_library!(
+    starpu_cublas_init,
+    starpu_cublas_shutdown,
+    starpu_cusolver_init,
+    starpu_cusolver_shutdown,
+    starpu_cusparse_init,
+    starpu_cusparse_shutdown,
+    starpu_hipblas_init,
+    starpu_hipblas_shutdown,
+    starpu_hipsolver_init,
+    starpu_hipsolver_shutdown,
+    starpu_syclblas_init,
+    starpu_syclblas_shutdown
+);
+
+macro_rules! no_accelerator_handle {
+    ($($name:ident),*) => {$(
+        /// Only meaningful inside a kernel running on an accelerator: none exists here.
+        #[no_mangle]
+        pub extern "C" fn $name() -> *mut c_void {
+            std::ptr::null_mut()
+        }
+    )*};
+}
+
+no_accelerator_handle!(
+    starpu_cuda_get_local_stream,
+    starpu_cublas_get_local_handle,
+    starpu_cusolver_get_local_handle,
+    starpu_hip_get_local_stream,
+    starpu_hipblas_get_local_handle
+);
