@@ -51,6 +51,8 @@ pub struct Config {
     pub max_priority: Option<i32>,
     /// `conf.precedence_over_environment_variables`.
     pub precedence_over_env: bool,
+    /// Print how many tasks each worker ran, at shutdown (`STARPU_WORKER_STATS`).
+    pub worker_stats: bool,
 }
 
 impl Default for Config {
@@ -73,6 +75,7 @@ impl Default for Config {
             min_priority: None,
             max_priority: None,
             precedence_over_env: false,
+            worker_stats: false,
         }
     }
 }
@@ -148,6 +151,9 @@ impl Config {
         }
         if let Some(v) = env_int("STARPU_LIMIT_MIN_SUBMITTED_TASKS")? {
             self.limit_min_submitted = usize::try_from(v).ok().filter(|&v| v > 0);
+        }
+        if let Some(v) = env_flag("STARPU_WORKER_STATS")? {
+            self.worker_stats = v;
         }
         if let Some(v) = env_int("STARPU_CALIBRATE")? {
             self.calibrate = v as i32;

@@ -70,7 +70,9 @@ thread_local! {
     static LAST: RefCell<Option<Entry>> = const { RefCell::new(None) };
 }
 
-static CACHE: Mutex<Option<HashMap<usize, (Snapshot, Arc<Codelet>)>>> = Mutex::new(None);
+/// Every codelet converted so far, by address.
+type Cache = HashMap<usize, (Snapshot, Arc<Codelet>)>;
+static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 
 /// The core codelet for C codelet `cl`.
 ///

@@ -19,26 +19,55 @@ const fn ops_table<T: Interface>(name: &'static [u8]) -> starpu_data_interface_o
     o
 }
 
-macro_rules! interface_ops {
-    ($($name:ident: $t:ty = $cname:literal;)*) => {$(
-        #[doc = concat!("`", stringify!($name), "`: identifies the ", $cname, " interface.")]
-        #[no_mangle]
-        pub static mut $name: starpu_data_interface_ops = ops_table::<$t>(concat!($cname, "\0").as_bytes());
-    )*};
-}
+/// `starpu_interface_variable_ops`: identifies the STARPU_VARIABLE_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_variable_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::VariableInterface>(b"STARPU_VARIABLE_INTERFACE\0");
 
-interface_ops! {
-    starpu_interface_variable_ops: ifaces::VariableInterface = "STARPU_VARIABLE_INTERFACE";
-    starpu_interface_vector_ops: ifaces::VectorInterface = "STARPU_VECTOR_INTERFACE";
-    starpu_interface_matrix_ops: ifaces::MatrixInterface = "STARPU_MATRIX_INTERFACE";
-    starpu_interface_block_ops: ifaces::BlockInterface = "STARPU_BLOCK_INTERFACE";
-    starpu_interface_tensor_ops: ifaces::TensorInterface = "STARPU_TENSOR_INTERFACE";
-    starpu_interface_ndim_ops: ifaces::NdimInterface = "STARPU_NDIM_INTERFACE";
-    starpu_interface_csr_ops: ifaces::CsrInterface = "STARPU_CSR_INTERFACE";
-    starpu_interface_bcsr_ops: ifaces::BcsrInterface = "STARPU_BCSR_INTERFACE";
-    starpu_interface_coo_ops: ifaces::CooInterface = "STARPU_COO_INTERFACE";
-    starpu_interface_void_ops: ifaces::VoidInterface = "STARPU_VOID_INTERFACE";
-}
+/// `starpu_interface_vector_ops`: identifies the STARPU_VECTOR_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_vector_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::VectorInterface>(b"STARPU_VECTOR_INTERFACE\0");
+
+/// `starpu_interface_matrix_ops`: identifies the STARPU_MATRIX_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_matrix_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::MatrixInterface>(b"STARPU_MATRIX_INTERFACE\0");
+
+/// `starpu_interface_block_ops`: identifies the STARPU_BLOCK_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_block_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::BlockInterface>(b"STARPU_BLOCK_INTERFACE\0");
+
+/// `starpu_interface_tensor_ops`: identifies the STARPU_TENSOR_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_tensor_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::TensorInterface>(b"STARPU_TENSOR_INTERFACE\0");
+
+/// `starpu_interface_ndim_ops`: identifies the STARPU_NDIM_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_ndim_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::NdimInterface>(b"STARPU_NDIM_INTERFACE\0");
+
+/// `starpu_interface_csr_ops`: identifies the STARPU_CSR_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_csr_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::CsrInterface>(b"STARPU_CSR_INTERFACE\0");
+
+/// `starpu_interface_bcsr_ops`: identifies the STARPU_BCSR_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_bcsr_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::BcsrInterface>(b"STARPU_BCSR_INTERFACE\0");
+
+/// `starpu_interface_coo_ops`: identifies the STARPU_COO_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_coo_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::CooInterface>(b"STARPU_COO_INTERFACE\0");
+
+/// `starpu_interface_void_ops`: identifies the STARPU_VOID_INTERFACE interface.
+#[no_mangle]
+pub static mut starpu_interface_void_ops: starpu_data_interface_ops =
+    ops_table::<ifaces::VoidInterface>(b"STARPU_VOID_INTERFACE\0");
 
 /// The core's ops for a C ops table of a built-in interface.
 ///
@@ -267,135 +296,458 @@ unsafe fn arg_ptr_u32(f: *mut starpu_data_filter) -> u32 {
 type FilterFn =
     unsafe extern "C" fn(*mut c_void, *mut c_void, *mut starpu_data_filter, c_uint, c_uint);
 
-macro_rules! filter {
-    ($name:ident, $p:ty, $c:ty, |$parent:ident, $child:ident, $f:ident, $id:ident, $n:ident| $body:expr) => {
-        #[doc = concat!("`", stringify!($name), "`.")]
-        ///
-        /// # Safety
-        /// The interfaces are descriptions of the filter's types; `f` is its filter.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            father: *mut c_void,
-            child: *mut c_void,
-            $f: *mut starpu_data_filter,
-            id: c_uint,
-            nparts: c_uint,
-        ) {
-            let ($id, $n) = (id as usize, nparts as usize);
-            let _ = ($f, $n);
-            typed::<$p, $c>(stringify!($name), father, child, |$parent, $child| $body);
-        }
-        const _: FilterFn = $name;
-    };
-}
-
 use ifaces::{
     BlockInterface as B, MatrixInterface as M, VariableInterface as Var, VectorInterface as V,
 };
 
-filter!(starpu_vector_filter_block, V, V, |p, c, f, id, n| {
-    vector::block(p, c, id, n)
-});
-filter!(starpu_vector_filter_block_shadow, V, V, |p, c, f, id, n| {
-    vector::block_shadow(p, c, id, n, arg_ptr_usize(f))
-});
-filter!(starpu_vector_filter_divide_in_2, V, V, |p, c, f, id, n| {
-    vector::divide_in_2(p, c, id, (*f).filter_arg)
-});
-filter!(starpu_vector_filter_list, V, V, |p, c, f, id, n| {
-    let lengths = std::slice::from_raw_parts((*f).filter_arg_ptr as *const u32, n);
-    vector::list(p, c, id, lengths)
-});
-filter!(starpu_vector_filter_list_long, V, V, |p, c, f, id, n| {
-    let lengths: Vec<u32> =
-        std::slice::from_raw_parts((*f).filter_arg_ptr as *const libc::c_long, n)
-            .iter()
-            .map(|&l| l as u32)
-            .collect();
-    vector::list(p, c, id, &lengths)
-});
-filter!(
-    starpu_vector_filter_pick_variable,
-    V,
-    Var,
-    |p, c, f, id, n| vector::pick_variable(p, c, id, arg_ptr_u32(f))
-);
+/// `starpu_vector_filter_block`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_filter_block(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<V, V>("starpu_vector_filter_block", father, child, |p, c| {
+        vector::block(p, c, id, n)
+    });
+}
+const _: FilterFn = starpu_vector_filter_block;
 
-filter!(starpu_matrix_filter_block, M, M, |p, c, f, id, n| {
-    matrix::block(p, c, id, n)
-});
-filter!(starpu_matrix_filter_block_shadow, M, M, |p, c, f, id, n| {
-    matrix::block_shadow(p, c, id, n, arg_ptr_usize(f))
-});
-filter!(
-    starpu_matrix_filter_vertical_block,
-    M,
-    M,
-    |p, c, f, id, n| matrix::vertical_block(p, c, id, n)
-);
-filter!(
-    starpu_matrix_filter_vertical_block_shadow,
-    M,
-    M,
-    |p, c, f, id, n| { matrix::vertical_block_shadow(p, c, id, n, arg_ptr_usize(f)) }
-);
-filter!(
-    starpu_matrix_filter_pick_vector_y,
-    M,
-    V,
-    |p, c, f, id, n| matrix::pick_vector_y(p, c, id, arg_ptr_u32(f))
-);
+/// `starpu_vector_filter_block_shadow`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_filter_block_shadow(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<V, V>(
+        "starpu_vector_filter_block_shadow",
+        father,
+        child,
+        |p, c| vector::block_shadow(p, c, id, n, arg_ptr_usize(f)),
+    );
+}
+const _: FilterFn = starpu_vector_filter_block_shadow;
 
-filter!(starpu_block_filter_block, B, B, |p, c, f, id, n| {
-    block::block(p, c, id, n)
-});
-filter!(starpu_block_filter_block_shadow, B, B, |p, c, f, id, n| {
-    block::block_shadow(p, c, id, n, arg_ptr_usize(f))
-});
-filter!(
-    starpu_block_filter_vertical_block,
-    B,
-    B,
-    |p, c, f, id, n| block::vertical_block(p, c, id, n)
-);
-filter!(
-    starpu_block_filter_vertical_block_shadow,
-    B,
-    B,
-    |p, c, f, id, n| { block::vertical_block_shadow(p, c, id, n, arg_ptr_usize(f)) }
-);
-filter!(starpu_block_filter_depth_block, B, B, |p, c, f, id, n| {
-    block::depth_block(p, c, id, n)
-});
-filter!(
-    starpu_block_filter_depth_block_shadow,
-    B,
-    B,
-    |p, c, f, id, n| { block::depth_block_shadow(p, c, id, n, arg_ptr_usize(f)) }
-);
-filter!(starpu_block_filter_pick_matrix_z, B, M, |p, c, f, id, n| {
-    block::pick_matrix_z(p, c, id, arg_ptr_u32(f))
-});
-filter!(starpu_block_filter_pick_matrix_y, B, M, |p, c, f, id, n| {
-    block::pick_matrix_y(p, c, id, arg_ptr_u32(f))
-});
+/// `starpu_vector_filter_divide_in_2`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_filter_divide_in_2(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<V, V>("starpu_vector_filter_divide_in_2", father, child, |p, c| {
+        vector::divide_in_2(p, c, id, (*f).filter_arg)
+    });
+}
+const _: FilterFn = starpu_vector_filter_divide_in_2;
 
-macro_rules! child_ops {
-    ($($name:ident => $table:ident),*) => {$(
-        #[doc = concat!("`", stringify!($name), "`: the children are of `", stringify!($table), "`.")]
-        #[no_mangle]
-        pub extern "C" fn $name(f: *mut starpu_data_filter, child: c_uint) -> *mut starpu_data_interface_ops {
-            let _ = (f, child);
-            std::ptr::addr_of_mut!($table)
-        }
-    )*};
+/// `starpu_vector_filter_list`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_filter_list(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<V, V>("starpu_vector_filter_list", father, child, |p, c| {
+        let lengths = std::slice::from_raw_parts((*f).filter_arg_ptr as *const u32, n);
+        vector::list(p, c, id, lengths)
+    });
+}
+const _: FilterFn = starpu_vector_filter_list;
+
+/// `starpu_vector_filter_list_long`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_filter_list_long(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<V, V>("starpu_vector_filter_list_long", father, child, |p, c| {
+        let lengths: Vec<u32> =
+            std::slice::from_raw_parts((*f).filter_arg_ptr as *const libc::c_long, n)
+                .iter()
+                .map(|&l| l as u32)
+                .collect();
+        vector::list(p, c, id, &lengths)
+    });
+}
+const _: FilterFn = starpu_vector_filter_list_long;
+
+/// `starpu_vector_filter_pick_variable`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_vector_filter_pick_variable(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<V, Var>(
+        "starpu_vector_filter_pick_variable",
+        father,
+        child,
+        |p, c| vector::pick_variable(p, c, id, arg_ptr_u32(f)),
+    );
+}
+const _: FilterFn = starpu_vector_filter_pick_variable;
+
+/// `starpu_matrix_filter_block`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_filter_block(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<M, M>("starpu_matrix_filter_block", father, child, |p, c| {
+        matrix::block(p, c, id, n)
+    });
+}
+const _: FilterFn = starpu_matrix_filter_block;
+
+/// `starpu_matrix_filter_block_shadow`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_filter_block_shadow(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<M, M>(
+        "starpu_matrix_filter_block_shadow",
+        father,
+        child,
+        |p, c| matrix::block_shadow(p, c, id, n, arg_ptr_usize(f)),
+    );
+}
+const _: FilterFn = starpu_matrix_filter_block_shadow;
+
+/// `starpu_matrix_filter_vertical_block`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_filter_vertical_block(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<M, M>(
+        "starpu_matrix_filter_vertical_block",
+        father,
+        child,
+        |p, c| matrix::vertical_block(p, c, id, n),
+    );
+}
+const _: FilterFn = starpu_matrix_filter_vertical_block;
+
+/// `starpu_matrix_filter_vertical_block_shadow`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_filter_vertical_block_shadow(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<M, M>(
+        "starpu_matrix_filter_vertical_block_shadow",
+        father,
+        child,
+        |p, c| matrix::vertical_block_shadow(p, c, id, n, arg_ptr_usize(f)),
+    );
+}
+const _: FilterFn = starpu_matrix_filter_vertical_block_shadow;
+
+/// `starpu_matrix_filter_pick_vector_y`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_matrix_filter_pick_vector_y(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<M, V>(
+        "starpu_matrix_filter_pick_vector_y",
+        father,
+        child,
+        |p, c| matrix::pick_vector_y(p, c, id, arg_ptr_u32(f)),
+    );
+}
+const _: FilterFn = starpu_matrix_filter_pick_vector_y;
+
+/// `starpu_block_filter_block`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_block(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, B>("starpu_block_filter_block", father, child, |p, c| {
+        block::block(p, c, id, n)
+    });
+}
+const _: FilterFn = starpu_block_filter_block;
+
+/// `starpu_block_filter_block_shadow`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_block_shadow(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, B>("starpu_block_filter_block_shadow", father, child, |p, c| {
+        block::block_shadow(p, c, id, n, arg_ptr_usize(f))
+    });
+}
+const _: FilterFn = starpu_block_filter_block_shadow;
+
+/// `starpu_block_filter_vertical_block`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_vertical_block(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, B>(
+        "starpu_block_filter_vertical_block",
+        father,
+        child,
+        |p, c| block::vertical_block(p, c, id, n),
+    );
+}
+const _: FilterFn = starpu_block_filter_vertical_block;
+
+/// `starpu_block_filter_vertical_block_shadow`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_vertical_block_shadow(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, B>(
+        "starpu_block_filter_vertical_block_shadow",
+        father,
+        child,
+        |p, c| block::vertical_block_shadow(p, c, id, n, arg_ptr_usize(f)),
+    );
+}
+const _: FilterFn = starpu_block_filter_vertical_block_shadow;
+
+/// `starpu_block_filter_depth_block`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_depth_block(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, B>("starpu_block_filter_depth_block", father, child, |p, c| {
+        block::depth_block(p, c, id, n)
+    });
+}
+const _: FilterFn = starpu_block_filter_depth_block;
+
+/// `starpu_block_filter_depth_block_shadow`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_depth_block_shadow(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, B>(
+        "starpu_block_filter_depth_block_shadow",
+        father,
+        child,
+        |p, c| block::depth_block_shadow(p, c, id, n, arg_ptr_usize(f)),
+    );
+}
+const _: FilterFn = starpu_block_filter_depth_block_shadow;
+
+/// `starpu_block_filter_pick_matrix_z`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_pick_matrix_z(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, M>(
+        "starpu_block_filter_pick_matrix_z",
+        father,
+        child,
+        |p, c| block::pick_matrix_z(p, c, id, arg_ptr_u32(f)),
+    );
+}
+const _: FilterFn = starpu_block_filter_pick_matrix_z;
+
+/// `starpu_block_filter_pick_matrix_y`.
+///
+/// # Safety
+/// `father` and `child` are descriptions of the filter's types; `f` is the filter.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_block_filter_pick_matrix_y(
+    father: *mut c_void,
+    child: *mut c_void,
+    f: *mut starpu_data_filter,
+    id: c_uint,
+    nparts: c_uint,
+) {
+    let (id, n) = (id as usize, nparts as usize);
+    let _ = (f, n);
+    typed::<B, M>(
+        "starpu_block_filter_pick_matrix_y",
+        father,
+        child,
+        |p, c| block::pick_matrix_y(p, c, id, arg_ptr_u32(f)),
+    );
+}
+const _: FilterFn = starpu_block_filter_pick_matrix_y;
+
+/// `starpu_vector_filter_pick_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
+#[no_mangle]
+pub extern "C" fn starpu_vector_filter_pick_variable_child_ops(
+    f: *mut starpu_data_filter,
+    child: c_uint,
+) -> *mut starpu_data_interface_ops {
+    let _ = (f, child);
+    std::ptr::addr_of_mut!(starpu_interface_variable_ops)
 }
 
-child_ops!(
-    starpu_vector_filter_pick_variable_child_ops => starpu_interface_variable_ops,
-    starpu_matrix_filter_pick_vector_child_ops => starpu_interface_vector_ops,
-    starpu_block_filter_pick_matrix_child_ops => starpu_interface_matrix_ops
-);
+/// `starpu_matrix_filter_pick_vector_child_ops`: the children are of `starpu_interface_vector_ops`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_filter_pick_vector_child_ops(
+    f: *mut starpu_data_filter,
+    child: c_uint,
+) -> *mut starpu_data_interface_ops {
+    let _ = (f, child);
+    std::ptr::addr_of_mut!(starpu_interface_vector_ops)
+}
+
+/// `starpu_block_filter_pick_matrix_child_ops`: the children are of `starpu_interface_matrix_ops`.
+#[no_mangle]
+pub extern "C" fn starpu_block_filter_pick_matrix_child_ops(
+    f: *mut starpu_data_filter,
+    child: c_uint,
+) -> *mut starpu_data_interface_ops {
+    let _ = (f, child);
+    std::ptr::addr_of_mut!(starpu_interface_matrix_ops)
+}
 
 /// `starpu_filter_nparts_compute_chunk_size_and_offset`: part `id` of `n` elements cut in
 /// `nparts`: its size, and its offset in bytes given the elements' `elemsize` and the

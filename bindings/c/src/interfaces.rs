@@ -220,9 +220,7 @@ pub unsafe extern "C" fn starpu_ndim_data_register(
     elemsize: size_t,
 ) {
     if ndim > 0 && (ldn.is_null() || nn.is_null()) {
-        let _ = value_call("starpu_ndim_data_register", (), || {
-            Err(Error::invalid("nn or ldn is NULL"))
-        });
+        crate::ffi::report("starpu_ndim_data_register", &Error::invalid("nn or ldn is NULL"));
         return;
     }
     let (nn, ldn) = if ndim == 0 {
@@ -331,305 +329,331 @@ pub unsafe extern "C" fn starpu_data_register(
     }
 }
 
-macro_rules! getter {
-    ($name:ident, $iface:ty, $local:expr, $ret:ty, $fallback:expr, |$d:ident| $body:expr) => {
-        #[doc = concat!("`", stringify!($name), "`.")]
-        #[no_mangle]
-        pub extern "C" fn $name(h: starpu_data_handle_t) -> $ret {
-            read::<$iface, $ret>(stringify!($name), h, $local, $fallback, |$d| $body)
-        }
-    };
+/// `starpu_variable_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_variable_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<VariableInterface, size_t>("starpu_variable_get_elemsize", h, false, 0, |d| d.elemsize)
 }
 
-getter!(
-    starpu_variable_get_elemsize,
-    VariableInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
-getter!(
-    starpu_variable_get_local_ptr,
-    VariableInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.ptr
-);
+/// `starpu_variable_get_local_ptr`.
+#[no_mangle]
+pub extern "C" fn starpu_variable_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
+    read::<VariableInterface, uintptr_t>("starpu_variable_get_local_ptr", h, true, 0, |d| d.ptr)
+}
 
-getter!(starpu_vector_get_nx, VectorInterface, false, u32, 0, |d| d
-    .nx);
-getter!(
-    starpu_vector_get_elemsize,
-    VectorInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
-getter!(
-    starpu_vector_get_allocsize,
-    VectorInterface,
-    false,
-    size_t,
-    0,
-    |d| d.allocsize
-);
-getter!(
-    starpu_vector_get_local_ptr,
-    VectorInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.ptr
-);
+/// `starpu_vector_get_nx`.
+#[no_mangle]
+pub extern "C" fn starpu_vector_get_nx(h: starpu_data_handle_t) -> u32 {
+    read::<VectorInterface, u32>("starpu_vector_get_nx", h, false, 0, |d| d.nx)
+}
 
-getter!(starpu_matrix_get_nx, MatrixInterface, false, u32, 0, |d| d
-    .nx);
-getter!(starpu_matrix_get_ny, MatrixInterface, false, u32, 0, |d| d
-    .ny);
-getter!(
-    starpu_matrix_get_local_ld,
-    MatrixInterface,
-    true,
-    u32,
-    0,
-    |d| d.ld
-);
-getter!(
-    starpu_matrix_get_local_ptr,
-    MatrixInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.ptr
-);
-getter!(
-    starpu_matrix_get_elemsize,
-    MatrixInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
-getter!(
-    starpu_matrix_get_allocsize,
-    MatrixInterface,
-    false,
-    size_t,
-    0,
-    |d| d.allocsize
-);
+/// `starpu_vector_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_vector_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<VectorInterface, size_t>("starpu_vector_get_elemsize", h, false, 0, |d| d.elemsize)
+}
 
-getter!(starpu_block_get_nx, BlockInterface, false, u32, 0, |d| d.nx);
-getter!(starpu_block_get_ny, BlockInterface, false, u32, 0, |d| d.ny);
-getter!(starpu_block_get_nz, BlockInterface, false, u32, 0, |d| d.nz);
-getter!(
-    starpu_block_get_local_ldy,
-    BlockInterface,
-    true,
-    u32,
-    0,
-    |d| d.ldy
-);
-getter!(
-    starpu_block_get_local_ldz,
-    BlockInterface,
-    true,
-    u32,
-    0,
-    |d| d.ldz
-);
-getter!(
-    starpu_block_get_local_ptr,
-    BlockInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.ptr
-);
-getter!(
-    starpu_block_get_elemsize,
-    BlockInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
+/// `starpu_vector_get_allocsize`.
+#[no_mangle]
+pub extern "C" fn starpu_vector_get_allocsize(h: starpu_data_handle_t) -> size_t {
+    read::<VectorInterface, size_t>("starpu_vector_get_allocsize", h, false, 0, |d| d.allocsize)
+}
 
-getter!(starpu_tensor_get_nx, TensorInterface, false, u32, 0, |d| d
-    .nx);
-getter!(starpu_tensor_get_ny, TensorInterface, false, u32, 0, |d| d
-    .ny);
-getter!(starpu_tensor_get_nz, TensorInterface, false, u32, 0, |d| d
-    .nz);
-getter!(starpu_tensor_get_nt, TensorInterface, false, u32, 0, |d| d
-    .nt);
-getter!(
-    starpu_tensor_get_local_ldy,
-    TensorInterface,
-    true,
-    u32,
-    0,
-    |d| d.ldy
-);
-getter!(
-    starpu_tensor_get_local_ldz,
-    TensorInterface,
-    true,
-    u32,
-    0,
-    |d| d.ldz
-);
-getter!(
-    starpu_tensor_get_local_ldt,
-    TensorInterface,
-    true,
-    u32,
-    0,
-    |d| d.ldt
-);
-getter!(
-    starpu_tensor_get_local_ptr,
-    TensorInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.ptr
-);
-getter!(
-    starpu_tensor_get_elemsize,
-    TensorInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
+/// `starpu_vector_get_local_ptr`.
+#[no_mangle]
+pub extern "C" fn starpu_vector_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
+    read::<VectorInterface, uintptr_t>("starpu_vector_get_local_ptr", h, true, 0, |d| d.ptr)
+}
 
-getter!(
-    starpu_ndim_get_nn,
-    NdimInterface,
-    false,
-    *mut u32,
-    std::ptr::null_mut(),
-    |d| d.nn
-);
-getter!(
-    starpu_ndim_get_local_ldn,
-    NdimInterface,
-    true,
-    *mut u32,
-    std::ptr::null_mut(),
-    |d| d.ldn
-);
-getter!(starpu_ndim_get_ndim, NdimInterface, false, size_t, 0, |d| d
-    .ndim);
-getter!(
-    starpu_ndim_get_local_ptr,
-    NdimInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.ptr
-);
-getter!(
-    starpu_ndim_get_elemsize,
-    NdimInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
+/// `starpu_matrix_get_nx`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_get_nx(h: starpu_data_handle_t) -> u32 {
+    read::<MatrixInterface, u32>("starpu_matrix_get_nx", h, false, 0, |d| d.nx)
+}
 
-getter!(starpu_csr_get_nnz, CsrInterface, false, u32, 0, |d| d.nnz);
-getter!(starpu_csr_get_nrow, CsrInterface, false, u32, 0, |d| d.nrow);
-getter!(
-    starpu_csr_get_firstentry,
-    CsrInterface,
-    false,
-    u32,
-    0,
-    |d| d.firstentry
-);
-getter!(
-    starpu_csr_get_local_nzval,
-    CsrInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.nzval
-);
-getter!(
-    starpu_csr_get_local_colind,
-    CsrInterface,
-    true,
-    *mut u32,
-    std::ptr::null_mut(),
-    |d| d.colind
-);
-getter!(
-    starpu_csr_get_local_rowptr,
-    CsrInterface,
-    true,
-    *mut u32,
-    std::ptr::null_mut(),
-    |d| d.rowptr
-);
-getter!(
-    starpu_csr_get_elemsize,
-    CsrInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
+/// `starpu_matrix_get_ny`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_get_ny(h: starpu_data_handle_t) -> u32 {
+    read::<MatrixInterface, u32>("starpu_matrix_get_ny", h, false, 0, |d| d.ny)
+}
 
-getter!(starpu_bcsr_get_nnz, BcsrInterface, false, u32, 0, |d| d.nnz);
-getter!(starpu_bcsr_get_nrow, BcsrInterface, false, u32, 0, |d| d
-    .nrow);
-getter!(
-    starpu_bcsr_get_firstentry,
-    BcsrInterface,
-    false,
-    u32,
-    0,
-    |d| d.firstentry
-);
-getter!(
-    starpu_bcsr_get_local_nzval,
-    BcsrInterface,
-    true,
-    uintptr_t,
-    0,
-    |d| d.nzval
-);
-getter!(
-    starpu_bcsr_get_local_colind,
-    BcsrInterface,
-    true,
-    *mut u32,
-    std::ptr::null_mut(),
-    |d| d.colind
-);
-getter!(
-    starpu_bcsr_get_local_rowptr,
-    BcsrInterface,
-    true,
-    *mut u32,
-    std::ptr::null_mut(),
-    |d| d.rowptr
-);
-getter!(starpu_bcsr_get_r, BcsrInterface, false, u32, 0, |d| d.r);
-getter!(starpu_bcsr_get_c, BcsrInterface, false, u32, 0, |d| d.c);
-getter!(
-    starpu_bcsr_get_elemsize,
-    BcsrInterface,
-    false,
-    size_t,
-    0,
-    |d| d.elemsize
-);
+/// `starpu_matrix_get_local_ld`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_get_local_ld(h: starpu_data_handle_t) -> u32 {
+    read::<MatrixInterface, u32>("starpu_matrix_get_local_ld", h, true, 0, |d| d.ld)
+}
+
+/// `starpu_matrix_get_local_ptr`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
+    read::<MatrixInterface, uintptr_t>("starpu_matrix_get_local_ptr", h, true, 0, |d| d.ptr)
+}
+
+/// `starpu_matrix_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<MatrixInterface, size_t>("starpu_matrix_get_elemsize", h, false, 0, |d| d.elemsize)
+}
+
+/// `starpu_matrix_get_allocsize`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_get_allocsize(h: starpu_data_handle_t) -> size_t {
+    read::<MatrixInterface, size_t>("starpu_matrix_get_allocsize", h, false, 0, |d| d.allocsize)
+}
+
+/// `starpu_block_get_nx`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_nx(h: starpu_data_handle_t) -> u32 {
+    read::<BlockInterface, u32>("starpu_block_get_nx", h, false, 0, |d| d.nx)
+}
+
+/// `starpu_block_get_ny`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_ny(h: starpu_data_handle_t) -> u32 {
+    read::<BlockInterface, u32>("starpu_block_get_ny", h, false, 0, |d| d.ny)
+}
+
+/// `starpu_block_get_nz`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_nz(h: starpu_data_handle_t) -> u32 {
+    read::<BlockInterface, u32>("starpu_block_get_nz", h, false, 0, |d| d.nz)
+}
+
+/// `starpu_block_get_local_ldy`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_local_ldy(h: starpu_data_handle_t) -> u32 {
+    read::<BlockInterface, u32>("starpu_block_get_local_ldy", h, true, 0, |d| d.ldy)
+}
+
+/// `starpu_block_get_local_ldz`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_local_ldz(h: starpu_data_handle_t) -> u32 {
+    read::<BlockInterface, u32>("starpu_block_get_local_ldz", h, true, 0, |d| d.ldz)
+}
+
+/// `starpu_block_get_local_ptr`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
+    read::<BlockInterface, uintptr_t>("starpu_block_get_local_ptr", h, true, 0, |d| d.ptr)
+}
+
+/// `starpu_block_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_block_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<BlockInterface, size_t>("starpu_block_get_elemsize", h, false, 0, |d| d.elemsize)
+}
+
+/// `starpu_tensor_get_nx`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_nx(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_nx", h, false, 0, |d| d.nx)
+}
+
+/// `starpu_tensor_get_ny`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_ny(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_ny", h, false, 0, |d| d.ny)
+}
+
+/// `starpu_tensor_get_nz`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_nz(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_nz", h, false, 0, |d| d.nz)
+}
+
+/// `starpu_tensor_get_nt`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_nt(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_nt", h, false, 0, |d| d.nt)
+}
+
+/// `starpu_tensor_get_local_ldy`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_local_ldy(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_local_ldy", h, true, 0, |d| d.ldy)
+}
+
+/// `starpu_tensor_get_local_ldz`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_local_ldz(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_local_ldz", h, true, 0, |d| d.ldz)
+}
+
+/// `starpu_tensor_get_local_ldt`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_local_ldt(h: starpu_data_handle_t) -> u32 {
+    read::<TensorInterface, u32>("starpu_tensor_get_local_ldt", h, true, 0, |d| d.ldt)
+}
+
+/// `starpu_tensor_get_local_ptr`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
+    read::<TensorInterface, uintptr_t>("starpu_tensor_get_local_ptr", h, true, 0, |d| d.ptr)
+}
+
+/// `starpu_tensor_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_tensor_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<TensorInterface, size_t>("starpu_tensor_get_elemsize", h, false, 0, |d| d.elemsize)
+}
+
+/// `starpu_ndim_get_nn`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_nn(h: starpu_data_handle_t) -> *mut u32 {
+    read::<NdimInterface, *mut u32>("starpu_ndim_get_nn", h, false, std::ptr::null_mut(), |d| {
+        d.nn
+    })
+}
+
+/// `starpu_ndim_get_local_ldn`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_local_ldn(h: starpu_data_handle_t) -> *mut u32 {
+    read::<NdimInterface, *mut u32>(
+        "starpu_ndim_get_local_ldn",
+        h,
+        true,
+        std::ptr::null_mut(),
+        |d| d.ldn,
+    )
+}
+
+/// `starpu_ndim_get_ndim`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_ndim(h: starpu_data_handle_t) -> size_t {
+    read::<NdimInterface, size_t>("starpu_ndim_get_ndim", h, false, 0, |d| d.ndim)
+}
+
+/// `starpu_ndim_get_local_ptr`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
+    read::<NdimInterface, uintptr_t>("starpu_ndim_get_local_ptr", h, true, 0, |d| d.ptr)
+}
+
+/// `starpu_ndim_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_ndim_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<NdimInterface, size_t>("starpu_ndim_get_elemsize", h, false, 0, |d| d.elemsize)
+}
+
+/// `starpu_csr_get_nnz`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_nnz(h: starpu_data_handle_t) -> u32 {
+    read::<CsrInterface, u32>("starpu_csr_get_nnz", h, false, 0, |d| d.nnz)
+}
+
+/// `starpu_csr_get_nrow`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_nrow(h: starpu_data_handle_t) -> u32 {
+    read::<CsrInterface, u32>("starpu_csr_get_nrow", h, false, 0, |d| d.nrow)
+}
+
+/// `starpu_csr_get_firstentry`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_firstentry(h: starpu_data_handle_t) -> u32 {
+    read::<CsrInterface, u32>("starpu_csr_get_firstentry", h, false, 0, |d| d.firstentry)
+}
+
+/// `starpu_csr_get_local_nzval`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_local_nzval(h: starpu_data_handle_t) -> uintptr_t {
+    read::<CsrInterface, uintptr_t>("starpu_csr_get_local_nzval", h, true, 0, |d| d.nzval)
+}
+
+/// `starpu_csr_get_local_colind`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_local_colind(h: starpu_data_handle_t) -> *mut u32 {
+    read::<CsrInterface, *mut u32>(
+        "starpu_csr_get_local_colind",
+        h,
+        true,
+        std::ptr::null_mut(),
+        |d| d.colind,
+    )
+}
+
+/// `starpu_csr_get_local_rowptr`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_local_rowptr(h: starpu_data_handle_t) -> *mut u32 {
+    read::<CsrInterface, *mut u32>(
+        "starpu_csr_get_local_rowptr",
+        h,
+        true,
+        std::ptr::null_mut(),
+        |d| d.rowptr,
+    )
+}
+
+/// `starpu_csr_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_csr_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<CsrInterface, size_t>("starpu_csr_get_elemsize", h, false, 0, |d| d.elemsize)
+}
+
+/// `starpu_bcsr_get_nnz`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_nnz(h: starpu_data_handle_t) -> u32 {
+    read::<BcsrInterface, u32>("starpu_bcsr_get_nnz", h, false, 0, |d| d.nnz)
+}
+
+/// `starpu_bcsr_get_nrow`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_nrow(h: starpu_data_handle_t) -> u32 {
+    read::<BcsrInterface, u32>("starpu_bcsr_get_nrow", h, false, 0, |d| d.nrow)
+}
+
+/// `starpu_bcsr_get_firstentry`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_firstentry(h: starpu_data_handle_t) -> u32 {
+    read::<BcsrInterface, u32>("starpu_bcsr_get_firstentry", h, false, 0, |d| d.firstentry)
+}
+
+/// `starpu_bcsr_get_local_nzval`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_local_nzval(h: starpu_data_handle_t) -> uintptr_t {
+    read::<BcsrInterface, uintptr_t>("starpu_bcsr_get_local_nzval", h, true, 0, |d| d.nzval)
+}
+
+/// `starpu_bcsr_get_local_colind`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_local_colind(h: starpu_data_handle_t) -> *mut u32 {
+    read::<BcsrInterface, *mut u32>(
+        "starpu_bcsr_get_local_colind",
+        h,
+        true,
+        std::ptr::null_mut(),
+        |d| d.colind,
+    )
+}
+
+/// `starpu_bcsr_get_local_rowptr`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_local_rowptr(h: starpu_data_handle_t) -> *mut u32 {
+    read::<BcsrInterface, *mut u32>(
+        "starpu_bcsr_get_local_rowptr",
+        h,
+        true,
+        std::ptr::null_mut(),
+        |d| d.rowptr,
+    )
+}
+
+/// `starpu_bcsr_get_r`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_r(h: starpu_data_handle_t) -> u32 {
+    read::<BcsrInterface, u32>("starpu_bcsr_get_r", h, false, 0, |d| d.r)
+}
+
+/// `starpu_bcsr_get_c`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_c(h: starpu_data_handle_t) -> u32 {
+    read::<BcsrInterface, u32>("starpu_bcsr_get_c", h, false, 0, |d| d.c)
+}
+
+/// `starpu_bcsr_get_elemsize`.
+#[no_mangle]
+pub extern "C" fn starpu_bcsr_get_elemsize(h: starpu_data_handle_t) -> size_t {
+    read::<BcsrInterface, size_t>("starpu_bcsr_get_elemsize", h, false, 0, |d| d.elemsize)
+}
 
 /// `starpu_ndim_get_ni`: elements along dimension `i`.
 #[no_mangle]

@@ -23,3 +23,8 @@ pub mod task;
 pub mod types;
 pub mod varargs;
 pub mod workers;
+
+/// Tasks are allocated by the submitting thread and freed by workers; mimalloc handles
+/// those cross-thread frees without the arena lock contention glibc's malloc shows here.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;

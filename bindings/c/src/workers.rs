@@ -25,26 +25,53 @@ pub extern "C" fn starpu_cpu_worker_get_count() -> c_uint {
     nworkers() as c_uint
 }
 
-macro_rules! no_such_workers {
-    ($($name:ident),*) => {$(
-        /// This build has no such workers.
-        #[no_mangle]
-        pub extern "C" fn $name() -> c_uint {
-            0
-        }
-    )*};
+/// `starpu_cuda_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_cuda_worker_get_count() -> c_uint {
+    0
 }
 
-no_such_workers!(
-    starpu_cuda_worker_get_count,
-    starpu_opencl_worker_get_count,
-    starpu_hip_worker_get_count,
-    starpu_mpi_sc_worker_get_count,
-    starpu_tcpip_sc_worker_get_count,
-    starpu_max_fpga_worker_get_count,
-    starpu_sycl_worker_get_count,
-    starpu_combined_worker_get_count
-);
+/// `starpu_opencl_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_opencl_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_hip_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_hip_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_mpi_sc_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_mpi_sc_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_tcpip_sc_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_tcpip_sc_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_max_fpga_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_max_fpga_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_sycl_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_sycl_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_combined_worker_get_count`: this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_combined_worker_get_count() -> c_uint {
+    0
+}
 
 /// `starpu_worker_get_id`: this thread's worker, -1 outside workers.
 #[no_mangle]
@@ -292,44 +319,92 @@ pub extern "C" fn starpu_sched_ctx_get_max_priority(ctx: c_uint) -> c_int {
     starpu_sched_get_max_priority()
 }
 
-macro_rules! no_accelerator_library {
-    ($($name:ident),*) => {$(
-        /// Prepares an accelerator library on each device of its kind: this build has none,
-        /// so there is nothing to prepare.
-        #[no_mangle]
-        pub extern "C" fn $name() {}
-    )*};
+/// `starpu_cublas_init`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_cublas_init() {}
+
+/// `starpu_cublas_shutdown`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_cublas_shutdown() {}
+
+/// `starpu_cusolver_init`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_cusolver_init() {}
+
+/// `starpu_cusolver_shutdown`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_cusolver_shutdown() {}
+
+/// `starpu_cusparse_init`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_cusparse_init() {}
+
+/// `starpu_cusparse_shutdown`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_cusparse_shutdown() {}
+
+/// `starpu_hipblas_init`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_hipblas_init() {}
+
+/// `starpu_hipblas_shutdown`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_hipblas_shutdown() {}
+
+/// `starpu_hipsolver_init`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_hipsolver_init() {}
+
+/// `starpu_hipsolver_shutdown`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_hipsolver_shutdown() {}
+
+/// `starpu_syclblas_init`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_syclblas_init() {}
+
+/// `starpu_syclblas_shutdown`: prepares an accelerator library on each device of its kind; this build has
+/// none, so there is nothing to prepare.
+#[no_mangle]
+pub extern "C" fn starpu_syclblas_shutdown() {}
+
+/// `starpu_cuda_get_local_stream`: only meaningful inside a kernel running on an accelerator; none exists here.
+#[no_mangle]
+pub extern "C" fn starpu_cuda_get_local_stream() -> *mut c_void {
+    std::ptr::null_mut()
 }
 
-no_accelerator_library!(
-    starpu_cublas_init,
-    starpu_cublas_shutdown,
-    starpu_cusolver_init,
-    starpu_cusolver_shutdown,
-    starpu_cusparse_init,
-    starpu_cusparse_shutdown,
-    starpu_hipblas_init,
-    starpu_hipblas_shutdown,
-    starpu_hipsolver_init,
-    starpu_hipsolver_shutdown,
-    starpu_syclblas_init,
-    starpu_syclblas_shutdown
-);
-
-macro_rules! no_accelerator_handle {
-    ($($name:ident),*) => {$(
-        /// Only meaningful inside a kernel running on an accelerator: none exists here.
-        #[no_mangle]
-        pub extern "C" fn $name() -> *mut c_void {
-            std::ptr::null_mut()
-        }
-    )*};
+/// `starpu_cublas_get_local_handle`: only meaningful inside a kernel running on an accelerator; none exists here.
+#[no_mangle]
+pub extern "C" fn starpu_cublas_get_local_handle() -> *mut c_void {
+    std::ptr::null_mut()
 }
 
-no_accelerator_handle!(
-    starpu_cuda_get_local_stream,
-    starpu_cublas_get_local_handle,
-    starpu_cusolver_get_local_handle,
-    starpu_hip_get_local_stream,
-    starpu_hipblas_get_local_handle
-);
+/// `starpu_cusolver_get_local_handle`: only meaningful inside a kernel running on an accelerator; none exists here.
+#[no_mangle]
+pub extern "C" fn starpu_cusolver_get_local_handle() -> *mut c_void {
+    std::ptr::null_mut()
+}
+
+/// `starpu_hip_get_local_stream`: only meaningful inside a kernel running on an accelerator; none exists here.
+#[no_mangle]
+pub extern "C" fn starpu_hip_get_local_stream() -> *mut c_void {
+    std::ptr::null_mut()
+}
+
+/// `starpu_hipblas_get_local_handle`: only meaningful inside a kernel running on an accelerator; none exists here.
+#[no_mangle]
+pub extern "C" fn starpu_hipblas_get_local_handle() -> *mut c_void {
+    std::ptr::null_mut()
+}

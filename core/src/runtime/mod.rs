@@ -156,6 +156,16 @@ impl Runtime {
             let _ = h.join();
         }
         self.tags.clear();
+        if self.config.worker_stats {
+            eprintln!(
+                "[starpu] worker statistics ({} policy, {:.3} s):",
+                self.policy.name(),
+                self.uptime()
+            );
+            for w in self.workers.iter() {
+                eprintln!("\t{}\t{} tasks", w.name, w.executed());
+            }
+        }
     }
 
     pub(crate) fn is_stopping(&self) -> bool {
