@@ -16,7 +16,11 @@ cargo test --workspace
 echo "== make install"
 make -s install PREFIX="$PREFIX" >/dev/null
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig STARPU_PREFIX=$PREFIX
-echo "== C tests"
-tests/c/run.sh
-echo "== conformance suite"
-python3 -m pytest tests/conformance -q
+if [ -x tests/c/run.sh ]; then
+	echo "== C tests"
+	tests/c/run.sh
+fi
+if [ -d tests/conformance ]; then
+	echo "== conformance suite"
+	python3 -m pytest tests/conformance -q
+fi

@@ -220,7 +220,10 @@ pub unsafe extern "C" fn starpu_ndim_data_register(
     elemsize: size_t,
 ) {
     if ndim > 0 && (ldn.is_null() || nn.is_null()) {
-        crate::ffi::report("starpu_ndim_data_register", &Error::invalid("nn or ldn is NULL"));
+        crate::ffi::report(
+            "starpu_ndim_data_register",
+            &Error::invalid("nn or ldn is NULL"),
+        );
         return;
     }
     let (nn, ldn) = if ndim == 0 {
