@@ -15,7 +15,8 @@ pub enum ErrorKind {
     NoDevice,
     /// The call would wait for itself, e.g. `starpu_data_acquire` inside a task (`EDEADLK`).
     Deadlock,
-    /// The runtime is not running: call before init or after shutdown (`ESRCH`).
+    /// The runtime is not running: call before init or after shutdown (`ENODEV`, what
+    /// StarPU programs already test for to skip when no worker is available).
     NotInitialized,
     /// A feature this build does not implement yet (`ENOSYS`).
     Unsupported,
@@ -73,7 +74,7 @@ impl Error {
             ErrorKind::InvalidArgument => libc::EINVAL,
             ErrorKind::NoDevice => libc::ENODEV,
             ErrorKind::Deadlock => libc::EDEADLK,
-            ErrorKind::NotInitialized => libc::ESRCH,
+            ErrorKind::NotInitialized => libc::ENODEV,
             ErrorKind::Unsupported => libc::ENOSYS,
             ErrorKind::OutOfMemory => libc::ENOMEM,
             ErrorKind::NotFound => libc::ENOENT,
@@ -99,7 +100,7 @@ mod tests {
         assert_eq!(Error::invalid("x").errno(), libc::EINVAL);
         assert_eq!(Error::no_device("x").errno(), libc::ENODEV);
         assert_eq!(Error::deadlock("x").errno(), libc::EDEADLK);
-        assert_eq!(Error::not_initialized().errno(), libc::ESRCH);
+        assert_eq!(Error::not_initialized().errno(), libc::ENODEV);
         assert_eq!(Error::invalid("bad mode").to_string(), "bad mode");
     }
 }

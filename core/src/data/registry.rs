@@ -49,15 +49,19 @@ fn write() -> RwLockWriteGuard<'static, Option<Maps>> {
     REGISTRY.write().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The application buffer `h` was registered with, the key of `by_data`.
+fn home_address(h: &DataHandle) -> Option<usize> {
+    let home = h.home_node()?;
+    let addr = h.0.replicas[home].desc.data_ptr();
+    (addr != 0).then_some(addr)
+}
+
 pub(crate) fn publish(h: &DataHandle) {
     let mut g = write();
     let maps = g.get_or_insert_with(Maps::default);
     maps.by_handle.insert(h.as_ptr() as usize, h.clone());
-    if let Some(home) = h.home_node() {
-        let addr = h.0.replicas[home].desc.data_ptr();
-        if addr != 0 {
-            maps.by_data.entry(addr).or_insert_with(|| h.clone());
-        }
+    if let Some(addr) = home_address(h) {
+        maps.by_data.entry(addr).or_insert_with(|| h.clone());
     }
 }
 
@@ -65,7 +69,11 @@ pub(crate) fn retract(h: &DataHandle) {
     let mut g = write();
     if let Some(maps) = g.as_mut() {
         maps.by_handle.remove(&(h.as_ptr() as usize));
-        maps.by_data.retain(|_, v| !v.ptr_eq(h));
+        if let Some(addr) = home_address(h) {
+            if maps.by_data.get(&addr).is_some_and(|v| v.ptr_eq(h)) {
+                maps.by_data.remove(&addr);
+            }
+        }
     }
 }
 
