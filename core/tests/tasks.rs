@@ -322,3 +322,32 @@ fn home_less_data_is_allocated_on_first_use() {
     rt.unregister(&h, true).unwrap();
     rt.shutdown();
 }
+
+#[test]
+fn tasks_released_together_run_in_priority_order() {
+    let rt = runtime(1, "prio");
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let priorities = [3, -2, 7, 0, 5, 0, 1, -9];
+    for (i, &p) in priorities.iter().enumerate() {
+        let o = order.clone();
+        let cl = codelet(&[], move |_| {
+            o.lock().unwrap().push(i);
+            Ok(())
+        });
+        let t = Task::new();
+        rt.tags.declare_deps(100 + i as u64, &[99]);
+        let spec = TaskSpec {
+            codelet: Some(cl),
+            priority: p,
+            tag: Some(100 + i as u64),
+            detached: true,
+            ..Default::default()
+        };
+        rt.submit(&t, spec).unwrap();
+    }
+    rt.tag_notify(99);
+    rt.wait_for_all().unwrap();
+    // Highest priority first; equal priorities in submission order.
+    assert_eq!(*order.lock().unwrap(), vec![2, 4, 0, 6, 3, 5, 1, 7]);
+    rt.shutdown();
+}

@@ -148,35 +148,59 @@ impl Runtime {
     }
 
     /// Moves ready tasks on: to the scheduling policy, to a pinned worker, straight to
-    /// their end when they have nothing to run, or to the waiting acquirer.
+    /// their end when they have nothing to run, or to the waiting acquirer. Tasks that
+    /// became ready together are queued together, in the order they were released.
     pub(crate) fn schedule(&'static self, mut ready: ReadyList) {
-        while let Some(t) = ready.pop() {
-            let spec = t.spec().expect("ready tasks were submitted");
-            t.set_state(state::READY);
-            if spec.kind == TaskKind::Acquire {
-                self.grant(&t);
-                continue;
+        while !ready.is_empty() {
+            let batch = std::mem::take(&mut ready);
+            let mut queued = ReadyList::new();
+            for t in batch {
+                let spec = t.spec().expect("ready tasks were submitted");
+                t.set_state(state::READY);
+                if spec.kind == TaskKind::Acquire {
+                    self.grant(&t);
+                    continue;
+                }
+                let runs = spec.codelet.as_ref().is_some_and(|cl| {
+                    spec.where_mask.unwrap_or_else(|| cl.effective_where())
+                        & !task::where_mask::NOWHERE
+                        != 0
+                });
+                if !runs {
+                    // Its end may release more tasks: they join the next round.
+                    task::finish_without_running(self, &t, &mut ready);
+                    continue;
+                }
+                if let Some(h) = spec.hooks {
+                    worker::as_callback(|| h.ready(&t));
+                }
+                match spec.worker {
+                    Some(w) => {
+                        self.workers[w].pinned.push(t);
+                        self.wake(Some(w));
+                    }
+                    None => queued.push(t),
+                }
             }
-            let runs = spec.codelet.as_ref().is_some_and(|cl| {
-                spec.where_mask.unwrap_or_else(|| cl.effective_where()) & !task::where_mask::NOWHERE
-                    != 0
-            });
-            if !runs {
-                task::finish_without_running(self, &t, &mut ready);
-                continue;
-            }
-            if let Some(h) = spec.hooks {
-                worker::as_callback(|| h.ready(&t));
-            }
-            if let Some(w) = spec.worker {
-                self.workers[w].pinned.push(t);
-                self.wake(Some(w));
-            } else {
-                let from = worker::current_worker_id();
+            self.push_to_policy(queued);
+        }
+    }
+
+    fn push_to_policy(&'static self, mut tasks: ReadyList) {
+        let from = worker::current_worker_id();
+        let can_run = |t: &task::Task, w: usize| self.choose_impl(t, w).is_some();
+        match tasks.len() {
+            0 => {}
+            1 => {
                 let target = self
                     .policy
-                    .push(t, from, &|t, w| self.choose_impl(t, w).is_some());
+                    .push(tasks.pop().expect("one task"), from, &can_run);
                 self.wake(target);
+            }
+            _ => {
+                for target in self.policy.push_all(tasks.into_vec(), from, &can_run) {
+                    self.wake(target);
+                }
             }
         }
     }

@@ -25,6 +25,21 @@ pub trait Policy: Send + Sync {
         can_run: &dyn Fn(&Task, usize) -> bool,
     ) -> Option<usize>;
 
+    /// Queues several ready tasks at once. Policies with a central queue insert them all
+    /// under one lock, so a worker never sees part of a batch (a batch of tasks released
+    /// together by a tag runs in priority order). Returns the worker hint of each.
+    fn push_all(
+        &self,
+        tasks: Vec<TaskRef>,
+        from: Option<usize>,
+        can_run: &dyn Fn(&Task, usize) -> bool,
+    ) -> Vec<Option<usize>> {
+        tasks
+            .into_iter()
+            .map(|t| self.push(t, from, can_run))
+            .collect()
+    }
+
     /// The next task for `worker`, among those `can_run` accepts.
     fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef>;
 

@@ -22,6 +22,16 @@ impl Policy for Prio {
         self.queue.push(task);
         None
     }
+    fn push_all(
+        &self,
+        tasks: Vec<TaskRef>,
+        _from: Option<usize>,
+        _can_run: &dyn Fn(&Task, usize) -> bool,
+    ) -> Vec<Option<usize>> {
+        let n = tasks.len();
+        self.queue.push_many(tasks);
+        vec![None; n]
+    }
     fn pop(&self, _worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
         self.queue.pop(can_run)
     }

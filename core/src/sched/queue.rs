@@ -23,8 +23,13 @@ pub struct FifoQueue {
 
 impl FifoQueue {
     pub fn push(&self, t: TaskRef) {
+        self.push_many(std::iter::once(t));
+    }
+
+    /// Appends tasks in order, under one lock.
+    pub fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>) {
         let mut q = lock(&self.q);
-        q.push_back(t);
+        q.extend(ts);
         self.len.store(q.len(), Ordering::Release);
     }
 
@@ -120,8 +125,7 @@ impl PrioInner {
         if p == 0 {
             self.normal.push_front(t);
         } else {
-            // Re-inserted with its old rank's seq lost: still behind nothing of higher rank.
-            self.seq += 1;
+            // Back in front of its equals: it was the best before being skipped.
             self.ranked.push(Ranked {
                 priority: p,
                 seq: 0,
@@ -140,18 +144,25 @@ pub struct PrioQueue {
 
 impl PrioQueue {
     pub fn push(&self, t: TaskRef) {
+        self.push_many(std::iter::once(t));
+    }
+
+    /// Inserts tasks under one lock.
+    pub fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>) {
         let mut q = lock(&self.q);
-        let p = t.priority();
-        if p == 0 {
-            q.normal.push_back(t);
-        } else {
-            q.seq += 1;
-            let seq = q.seq;
-            q.ranked.push(Ranked {
-                priority: p,
-                seq,
-                task: t,
-            });
+        for t in ts {
+            let p = t.priority();
+            if p == 0 {
+                q.normal.push_back(t);
+            } else {
+                q.seq += 1;
+                let seq = q.seq;
+                q.ranked.push(Ranked {
+                    priority: p,
+                    seq,
+                    task: t,
+                });
+            }
         }
         self.len.store(q.len(), Ordering::Release);
     }
