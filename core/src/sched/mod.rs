@@ -3,14 +3,14 @@
 //! A policy only orders tasks; waking sleeping workers and running tasks is the runtime's
 //! job. `push` says which worker the task is meant for so the runtime can wake it.
 
-mod eager;
-mod prio;
+mod central;
 pub mod queue;
 mod random;
 mod stealing;
 
 use crate::error::{Error, Result};
 use crate::task::{Task, TaskRef};
+use queue::{FifoQueue, PrioQueue};
 
 /// A scheduling policy (StarPU's `struct starpu_sched_policy`, in Rust terms).
 pub trait Policy: Send + Sync {
@@ -79,8 +79,11 @@ pub const DEFAULT_POLICY: &str = "lws";
 /// Builds the policy called `name` for `nworkers` workers.
 pub fn create(name: &str, nworkers: usize) -> Result<Box<dyn Policy>> {
     Ok(match name {
-        "eager" => Box::new(eager::Eager::default()),
-        "prio" => Box::new(prio::Prio::default()),
+        "eager" => Box::new(central::Central::<FifoQueue>::new("eager", (0, 0))),
+        "prio" => Box::new(central::Central::<PrioQueue>::new(
+            "prio",
+            (i32::MIN, i32::MAX),
+        )),
         "random" => Box::new(random::Random::new(nworkers)),
         "ws" => Box::new(stealing::Stealing::new(
             nworkers,

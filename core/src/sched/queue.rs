@@ -12,6 +12,41 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What the central policies need of a queue.
+pub trait TaskQueue: Send + Sync {
+    /// Queues tasks, all under one lock.
+    fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>)
+    where
+        Self: Sized;
+    /// The task to run next among those `can_run` accepts.
+    fn pop_best(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef>;
+    fn len(&self) -> usize;
+}
+
+impl TaskQueue for FifoQueue {
+    fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>) {
+        FifoQueue::push_many(self, ts)
+    }
+    fn pop_best(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
+        self.pop_front(can_run)
+    }
+    fn len(&self) -> usize {
+        FifoQueue::len(self)
+    }
+}
+
+impl TaskQueue for PrioQueue {
+    fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>) {
+        PrioQueue::push_many(self, ts)
+    }
+    fn pop_best(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
+        self.pop(can_run)
+    }
+    fn len(&self) -> usize {
+        PrioQueue::len(self)
+    }
+}
+
 /// How many queued tasks a pop looks at for one its worker can run, before giving up.
 const SCAN_LIMIT: usize = 64;
 

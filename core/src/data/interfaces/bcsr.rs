@@ -1,9 +1,10 @@
 //! `struct starpu_bcsr_interface`: block compressed-sparse-row, each nonzero being an
 //! `r` x `c` dense block.
 
-use super::{csr::alloc_sparse, footprint_of, Interface};
+use super::sparse::{self, SparseArrays};
+use super::{footprint_of, Interface};
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::NodeId;
 use libc::size_t;
 
 #[repr(C)]
@@ -56,41 +57,16 @@ impl Interface for BcsrInterface {
         self.nzval
     }
     fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let (v, c, r) = alloc_sparse(
-            node,
-            self.block_bytes(),
-            self.nnz as usize,
-            self.nrow as usize + 1,
-        )?;
-        (self.nzval, self.colind, self.rowptr) = (v, c as *mut u32, r as *mut u32);
-        Ok(())
+        sparse::allocate(self, node)
     }
     fn free(&mut self, node: NodeId) {
-        memory::free(node, self.nzval);
-        memory::free(node, self.colind as usize);
-        memory::free(node, self.rowptr as usize);
-        *self = self.without_buffers();
+        sparse::free(self, node)
     }
     unsafe fn copy_from(&self, src: &Self) {
-        let n = self.nnz as usize;
-        super::copy_2d(src.nzval, 0, self.nzval, 0, n * self.block_bytes(), 1);
-        super::copy_2d(src.colind as usize, 0, self.colind as usize, 0, n * 4, 1);
-        super::copy_2d(
-            src.rowptr as usize,
-            0,
-            self.rowptr as usize,
-            0,
-            (self.nrow as usize + 1) * 4,
-            1,
-        );
+        sparse::copy(src, self)
     }
     fn without_buffers(&self) -> Self {
-        BcsrInterface {
-            nzval: 0,
-            colind: std::ptr::null_mut(),
-            rowptr: std::ptr::null_mut(),
-            ..*self
-        }
+        sparse::without_arrays(self)
     }
 }
 
@@ -119,5 +95,18 @@ impl BcsrInterface {
             c,
             elemsize,
         }
+    }
+}
+
+impl SparseArrays for BcsrInterface {
+    fn arrays(&self) -> [usize; 3] {
+        [self.nzval, self.colind as usize, self.rowptr as usize]
+    }
+    fn array_bytes(&self) -> [usize; 3] {
+        let n = self.nnz as usize;
+        [n * self.block_bytes(), n * 4, (self.nrow as usize + 1) * 4]
+    }
+    fn set_arrays(&mut self, a: [usize; 3]) {
+        (self.nzval, self.colind, self.rowptr) = (a[0], a[1] as *mut u32, a[2] as *mut u32);
     }
 }

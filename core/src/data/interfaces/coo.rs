@@ -1,8 +1,9 @@
 //! `struct starpu_coo_interface`: a sparse matrix as (row, column, value) triplets.
 
+use super::sparse::{self, SparseArrays};
 use super::{footprint_of, Interface};
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::NodeId;
 use libc::size_t;
 
 #[repr(C)]
@@ -66,29 +67,28 @@ impl Interface for CooInterface {
         self.values
     }
     fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let n = self.n_values as usize;
-        let (v, c, r) = super::csr::alloc_sparse(node, self.elemsize, n, n)?;
-        (self.values, self.columns, self.rows) = (v, c as *mut u32, r as *mut u32);
-        Ok(())
+        sparse::allocate(self, node)
     }
     fn free(&mut self, node: NodeId) {
-        memory::free(node, self.values);
-        memory::free(node, self.columns as usize);
-        memory::free(node, self.rows as usize);
-        *self = self.without_buffers();
+        sparse::free(self, node)
     }
     unsafe fn copy_from(&self, src: &Self) {
-        let n = self.n_values as usize;
-        super::copy_2d(src.values, 0, self.values, 0, n * self.elemsize, 1);
-        super::copy_2d(src.columns as usize, 0, self.columns as usize, 0, n * 4, 1);
-        super::copy_2d(src.rows as usize, 0, self.rows as usize, 0, n * 4, 1);
+        sparse::copy(src, self)
     }
     fn without_buffers(&self) -> Self {
-        CooInterface {
-            values: 0,
-            columns: std::ptr::null_mut(),
-            rows: std::ptr::null_mut(),
-            ..*self
-        }
+        sparse::without_arrays(self)
+    }
+}
+
+impl SparseArrays for CooInterface {
+    fn arrays(&self) -> [usize; 3] {
+        [self.values, self.columns as usize, self.rows as usize]
+    }
+    fn array_bytes(&self) -> [usize; 3] {
+        let n = self.n_values as usize;
+        [n * self.elemsize, n * 4, n * 4]
+    }
+    fn set_arrays(&mut self, a: [usize; 3]) {
+        (self.values, self.columns, self.rows) = (a[0], a[1] as *mut u32, a[2] as *mut u32);
     }
 }

@@ -1,9 +1,10 @@
 //! `struct starpu_csr_interface`: a compressed-sparse-row matrix (values, column indices,
 //! row pointers).
 
+use super::sparse::{self, SparseArrays};
 use super::{footprint_of, Interface};
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::NodeId;
 use libc::size_t;
 
 #[repr(C)]
@@ -47,23 +48,6 @@ impl CsrInterface {
     }
 }
 
-/// Allocates the three arrays of a sparse matrix with `nnz` values of `value_bytes` bytes
-/// each and `nptr` row pointers.
-pub(super) fn alloc_sparse(
-    node: NodeId,
-    value_bytes: usize,
-    nnz: usize,
-    nptr: usize,
-) -> Result<(usize, usize, usize)> {
-    let vals = memory::alloc(node, nnz * value_bytes)?;
-    let cols = memory::alloc(node, nnz * 4).inspect_err(|_| memory::free(node, vals))?;
-    let rows = memory::alloc(node, nptr * 4).inspect_err(|_| {
-        memory::free(node, vals);
-        memory::free(node, cols);
-    })?;
-    Ok((vals, cols, rows))
-}
-
 impl Interface for CsrInterface {
     const ID: i32 = super::id::CSR;
     const NAME: &'static str = "STARPU_CSR_INTERFACE";
@@ -84,40 +68,28 @@ impl Interface for CsrInterface {
         self.nzval
     }
     fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let (v, c, r) = alloc_sparse(
-            node,
-            self.elemsize,
-            self.nnz as usize,
-            self.nrow as usize + 1,
-        )?;
-        (self.nzval, self.colind, self.rowptr) = (v, c as *mut u32, r as *mut u32);
-        Ok(())
+        sparse::allocate(self, node)
     }
     fn free(&mut self, node: NodeId) {
-        memory::free(node, self.nzval);
-        memory::free(node, self.colind as usize);
-        memory::free(node, self.rowptr as usize);
-        *self = self.without_buffers();
+        sparse::free(self, node)
     }
     unsafe fn copy_from(&self, src: &Self) {
-        let n = self.nnz as usize;
-        super::copy_2d(src.nzval, 0, self.nzval, 0, n * self.elemsize, 1);
-        super::copy_2d(src.colind as usize, 0, self.colind as usize, 0, n * 4, 1);
-        super::copy_2d(
-            src.rowptr as usize,
-            0,
-            self.rowptr as usize,
-            0,
-            (self.nrow as usize + 1) * 4,
-            1,
-        );
+        sparse::copy(src, self)
     }
     fn without_buffers(&self) -> Self {
-        CsrInterface {
-            nzval: 0,
-            colind: std::ptr::null_mut(),
-            rowptr: std::ptr::null_mut(),
-            ..*self
-        }
+        sparse::without_arrays(self)
+    }
+}
+
+impl SparseArrays for CsrInterface {
+    fn arrays(&self) -> [usize; 3] {
+        [self.nzval, self.colind as usize, self.rowptr as usize]
+    }
+    fn array_bytes(&self) -> [usize; 3] {
+        let n = self.nnz as usize;
+        [n * self.elemsize, n * 4, (self.nrow as usize + 1) * 4]
+    }
+    fn set_arrays(&mut self, a: [usize; 3]) {
+        (self.nzval, self.colind, self.rowptr) = (a[0], a[1] as *mut u32, a[2] as *mut u32);
     }
 }

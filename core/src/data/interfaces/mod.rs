@@ -12,6 +12,7 @@ pub mod coo;
 pub mod csr;
 pub mod matrix;
 pub mod ndim;
+mod sparse;
 pub mod tensor;
 pub mod variable;
 pub mod vector;

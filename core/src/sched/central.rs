@@ -1,17 +1,29 @@
-//! eager: every ready task goes into one central FIFO; any idle worker takes the oldest.
+//! Policies with one central queue shared by all workers: `eager` (FIFO) and `prio`
+//! (ordered by task priority).
 
-use super::queue::FifoQueue;
+use super::queue::TaskQueue;
 use super::Policy;
 use crate::task::{Task, TaskRef};
 
-#[derive(Default)]
-pub struct Eager {
-    queue: FifoQueue,
+pub struct Central<Q> {
+    name: &'static str,
+    queue: Q,
+    priorities: (i32, i32),
 }
 
-impl Policy for Eager {
+impl<Q: TaskQueue + Default> Central<Q> {
+    pub fn new(name: &'static str, priorities: (i32, i32)) -> Self {
+        Central {
+            name,
+            queue: Q::default(),
+            priorities,
+        }
+    }
+}
+
+impl<Q: TaskQueue> Policy for Central<Q> {
     fn name(&self) -> &'static str {
-        "eager"
+        self.name
     }
     fn push(
         &self,
@@ -19,7 +31,7 @@ impl Policy for Eager {
         _from: Option<usize>,
         _can_run: &dyn Fn(&Task, usize) -> bool,
     ) -> Option<usize> {
-        self.queue.push(task);
+        self.queue.push_many(std::iter::once(task));
         None
     }
     fn push_all(
@@ -33,12 +45,15 @@ impl Policy for Eager {
         vec![None; n]
     }
     fn pop(&self, _worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
-        self.queue.pop_front(can_run)
+        self.queue.pop_best(can_run)
     }
     fn has_work(&self, _worker: usize) -> bool {
-        !self.queue.is_empty()
+        self.queue.len() > 0
     }
     fn ntasks(&self) -> usize {
         self.queue.len()
+    }
+    fn priority_range(&self) -> (i32, i32) {
+        self.priorities
     }
 }
