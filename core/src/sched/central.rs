@@ -48,7 +48,7 @@ impl<Q: TaskQueue> Policy for Central<Q> {
         self.queue.pop_best(can_run)
     }
     fn has_work(&self, _worker: usize) -> bool {
-        self.queue.len() > 0
+        !self.queue.is_empty()
     }
     fn ntasks(&self) -> usize {
         self.queue.len()

@@ -21,6 +21,9 @@ pub trait TaskQueue: Send + Sync {
     /// The task to run next among those `can_run` accepts.
     fn pop_best(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef>;
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl TaskQueue for FifoQueue {
