@@ -545,7 +545,18 @@ pub unsafe extern "C" fn starpu_task_get_name(task: *mut starpu_task) -> *const 
     }
 }
 
-/// `starpu_task_status_get`? StarPU reads `task->status`; kept current by the hooks.
+/// The core task others depend on when they name C task `dep`: its current submission,
+/// or the one it will make.
+unsafe fn predecessor(dep: *mut starpu_task) -> starpu_core::Result<TaskRef> {
+    ffi::non_null(dep, "dependency")?;
+    match current_core(dep) {
+        Some(c) => Ok(c),
+        None => next_core(dep),
+    }
+}
+
+/// `starpu_task_declare_deps_array`: `task` starts only after `tasks` ended. Call it
+/// before submitting `task`; the dependencies may be submitted before or after.
 ///
 /// # Safety
 /// `tasks` holds `ndeps` live task pointers.
@@ -559,12 +570,7 @@ pub unsafe extern "C" fn starpu_task_declare_deps_array(
         ffi::non_null(task, "task")?;
         let me = next_core(task)?;
         for i in 0..ndeps as usize {
-            let dep = *tasks.add(i);
-            ffi::non_null(dep, "dependency")?;
-            let pred = match current_core(dep) {
-                Some(c) => c,
-                None => next_core(dep)?,
-            };
+            let pred = predecessor(*tasks.add(i))?;
             me.add_dependency(&pred)?;
         }
         Ok(())
@@ -588,12 +594,7 @@ pub unsafe extern "C" fn starpu_task_declare_end_deps_array(
             _ => next_core(task)?,
         };
         for i in 0..ndeps as usize {
-            let dep = *tasks.add(i);
-            ffi::non_null(dep, "dependency")?;
-            let pred = match current_core(dep) {
-                Some(c) => c,
-                None => next_core(dep)?,
-            };
+            let pred = predecessor(*tasks.add(i))?;
             me.add_end_dependency(&pred);
         }
         Ok(())
