@@ -16,10 +16,8 @@ cargo test --workspace
 echo "== make install"
 make -s install PREFIX="$PREFIX" >/dev/null
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig STARPU_PREFIX=$PREFIX
-if [ -x tests/c/run.sh ]; then
-	echo "== C tests"
-	tests/c/run.sh
-fi
+echo "== C tests"
+tests/c/run.sh
 if [ -d tests/conformance ]; then
 	echo "== conformance suite"
 	python3 -m pytest tests/conformance -q

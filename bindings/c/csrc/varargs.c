@@ -219,8 +219,10 @@ void _starpu_c_codelet_unpack_args(void *cl_arg, ...)
 	struct starpu_codelet_pack_arg_data state;
 	va_list ap;
 	starpu_codelet_unpack_arg_init(&state, cl_arg, (size_t)-1);
+	/* Each unpack consumes one of state.nargs: count from the initial value. */
+	int nargs = state.nargs;
 	va_start(ap, cl_arg);
-	for (int i = 0; i < state.nargs; i++) {
+	for (int i = 0; i < nargs; i++) {
 		void *ptr = va_arg(ap, void *);
 		if (!ptr)
 			break;

@@ -29,6 +29,8 @@ pub unsafe extern "C" fn starpu_conf_init(conf: *mut starpu_conf) -> c_int {
         &mut c.ntcpip_sc,
         &mut c.nhip,
         &mut c.nsycl,
+        &mut c.nmic,
+        &mut c.nmpi_ms,
         &mut c.calibrate,
         &mut c.bus_calibrate,
         &mut c.single_combined_worker,
@@ -68,6 +70,8 @@ pub unsafe extern "C" fn starpu_conf_noworker(conf: *mut starpu_conf) -> c_int {
     c.ntcpip_sc = 0;
     c.nhip = 0;
     c.nsycl = 0;
+    c.nmic = 0;
+    c.nmpi_ms = 0;
     0
 }
 

@@ -440,6 +440,9 @@ pub struct starpu_conf {
     pub ntcpip_sc: c_int,
     pub nhip: c_int,
     pub nsycl: c_int,
+    /// StarPU 1.3 names of devices this build does not drive, kept so 1.3 programs compile.
+    pub nmic: c_int,
+    pub nmpi_ms: c_int,
     pub use_explicit_workers_bindid: c_uint,
     pub workers_bindid: [c_uint; STARPU_NMAXWORKERS],
     pub use_explicit_workers_cuda_gpuid: c_uint,

@@ -118,12 +118,9 @@ impl Runtime {
             return Err(Error::invalid(format!("no memory node {gathering_node}")));
         }
         let children = parent.children();
-        if let Some(c) = children.iter().find(|c| c.is_partitioned()) {
-            return Err(Error::invalid(format!(
-                "child {} of {} is itself partitioned: unpartition it first",
-                c.label(),
-                parent.label()
-            )));
+        // A tree made by map_filters comes back whole, as in StarPU.
+        for c in children.iter().filter(|c| c.is_partitioned()) {
+            self.unpartition(c, gathering_node)?;
         }
         for c in &children {
             wait_idle(self, c);

@@ -1,0 +1,68 @@
+/* Small helpers shared by the C API tests in tests/c.
+ *
+ * Every test exits 0 only when every value it computed is right; each failed
+ * check prints what was expected and what was found, and the test then
+ * exits 1.  A runtime with no worker at all exits 77 (the usual "skipped"
+ * code), which tests/c/run.sh counts as a failure.
+ */
+#ifndef TESTS_C_TEST_COMMON_H
+#define TESTS_C_TEST_COMMON_H
+
+#include <starpu.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tc_failures;
+
+/* CHECK(cond, fmt, ...): record a failure (and say why) when cond is false. */
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			tc_failures++;                                         \
+			fprintf(stderr, "%s:%d: check failed: %s: ",           \
+				__FILE__, __LINE__, #cond);                    \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+		}                                                              \
+	} while (0)
+
+/* MUST(call): a StarPU call that has to return 0; anything else ends the test. */
+#define MUST(call)                                                             \
+	do {                                                                   \
+		int tc_ret_ = (call);                                          \
+		if (tc_ret_ != 0) {                                            \
+			fprintf(stderr, "%s:%d: %s returned %d\n",             \
+				__FILE__, __LINE__, #call, tc_ret_);           \
+			exit(1);                                               \
+		}                                                              \
+	} while (0)
+
+/* starpu_init(NULL), or exit 77 when there is no worker at all. */
+static inline void tc_init(void)
+{
+	int ret = starpu_init(NULL);
+	if (ret == -ENODEV) {
+		fprintf(stderr, "starpu_init: no worker available\n");
+		exit(77);
+	}
+	if (ret != 0) {
+		fprintf(stderr, "starpu_init returned %d\n", ret);
+		exit(1);
+	}
+}
+
+/* End of main(): one summary line, and the exit status. */
+static inline int tc_finish(const char *name)
+{
+	if (tc_failures) {
+		fprintf(stderr, "%s: %d check(s) failed\n", name, tc_failures);
+		return 1;
+	}
+	printf("%s: all checks passed\n", name);
+	return 0;
+}
+
+#endif
