@@ -17,53 +17,20 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// The fields a conversion depends on.
-#[derive(Clone, PartialEq)]
-struct Snapshot {
-    r#where: u32,
-    cpu_funcs: [usize; STARPU_MAXIMPLEMENTATIONS],
-    cpu_func: usize,
-    cpu_funcs_name: [usize; STARPU_MAXIMPLEMENTATIONS],
-    accel: [usize; 4],
-    nbuffers: c_int,
-    modes: [u32; 8],
-    dyn_modes: usize,
-    can_execute: usize,
-    kind: u32,
-    max_parallelism: c_int,
-    model: usize,
-    name: usize,
-    color: u32,
-    flags: c_int,
+/// The bytes of the C struct a conversion was made from: any change to the codelet (or
+/// another codelet at the same address) shows as a difference.
+type Snapshot = [u8; std::mem::size_of::<starpu_codelet>()];
+
+unsafe fn snapshot(cl: *const starpu_codelet) -> Snapshot {
+    std::ptr::read_unaligned(cl as *const Snapshot)
 }
 
-unsafe fn snapshot(cl: &starpu_codelet) -> Snapshot {
-    let f = |x: &starpu_cpu_func_t| x.map_or(0, |f| f as usize);
-    Snapshot {
-        r#where: cl.r#where,
-        cpu_funcs: cl.cpu_funcs.each_ref().map(f),
-        cpu_func: f(&cl.cpu_func),
-        cpu_funcs_name: cl.cpu_funcs_name.map(|p| p as usize),
-        accel: [
-            f(&cl.cuda_funcs[0]) | f(&cl.cuda_func),
-            f(&cl.opencl_funcs[0]) | f(&cl.opencl_func),
-            f(&cl.hip_funcs[0]),
-            f(&cl.sycl_funcs[0]),
-        ],
-        nbuffers: cl.nbuffers,
-        modes: cl.modes,
-        dyn_modes: cl.dyn_modes as usize,
-        can_execute: cl.can_execute.map_or(0, |f| f as usize),
-        kind: cl.r#type,
-        max_parallelism: cl.max_parallelism,
-        model: cl.model as usize,
-        name: cl.name as usize,
-        color: cl.color,
-        flags: cl.flags,
-    }
+fn same(a: &Snapshot, cl: *const starpu_codelet) -> bool {
+    // SAFETY: cl points to a live codelet of that size.
+    unsafe { std::slice::from_raw_parts(cl as *const u8, a.len()) == &a[..] }
 }
 
-type Entry = (usize, Snapshot, Arc<Codelet>);
+type Entry = (usize, Box<Snapshot>, Arc<Codelet>);
 
 thread_local! {
     /// The last codelet this thread submitted: the common case, without a lock.
@@ -71,7 +38,7 @@ thread_local! {
 }
 
 /// Every codelet converted so far, by address.
-type Cache = HashMap<usize, (Snapshot, Arc<Codelet>)>;
+type Cache = HashMap<usize, (Box<Snapshot>, Arc<Codelet>)>;
 static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 
 /// The core codelet for C codelet `cl`.
@@ -80,20 +47,20 @@ static CACHE: Mutex<Option<Cache>> = Mutex::new(None);
 /// `cl` points to a live, initialised `struct starpu_codelet`.
 pub unsafe fn lookup(cl: *mut starpu_codelet) -> Arc<Codelet> {
     let key = cl as usize;
-    let snap = snapshot(&*cl);
     if let Some(hit) = LAST.with(|l| {
         l.borrow()
             .as_ref()
-            .filter(|(k, s, _)| *k == key && *s == snap)
+            .filter(|(k, s, _)| *k == key && same(s, cl))
             .map(|(_, _, c)| c.clone())
     }) {
         return hit;
     }
+    let snap = Box::new(snapshot(cl));
     let converted = {
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         let map = cache.get_or_insert_with(HashMap::new);
         match map.get(&key) {
-            Some((s, c)) if *s == snap => c.clone(),
+            Some((s, c)) if same(s, cl) => c.clone(),
             _ => {
                 let c = Arc::new(convert(&*cl));
                 map.insert(key, (snap.clone(), c.clone()));

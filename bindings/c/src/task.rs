@@ -34,20 +34,16 @@ struct Owned {
     job: Job,
 }
 
-/// A task with StarPU's defaults (what `starpu_task_init` produces).
-pub(crate) fn initial_task() -> starpu_task {
-    // SAFETY: every field of starpu_task is valid when zeroed (pointers, integers, floats).
-    let mut t: starpu_task = unsafe { std::mem::zeroed() };
+/// Sets StarPU's defaults (what `starpu_task_init` produces) on a zeroed task.
+fn set_defaults(t: &mut starpu_task) {
     t.r#where = -1;
     t.sequential_consistency = 1;
     t.detach = 1;
-    t.status = 0;
     t.magic = MAGIC;
     t.sched_ctx = 10; // STARPU_NMAX_SCHED_CTXS: "not set"
     t.predicted = f64::NAN;
     t.predicted_transfer = f64::NAN;
     t.predicted_start = f64::NAN;
-    t
 }
 
 /// The job of `t`, created if the task has none (tasks initialised by the application).
@@ -105,19 +101,18 @@ pub(crate) unsafe fn current_core(t: *mut starpu_task) -> Option<TaskRef> {
 #[no_mangle]
 pub extern "C" fn starpu_task_create() -> *mut starpu_task {
     ffi::guard("starpu_task_create", std::ptr::null_mut(), || {
-        let mut task = initial_task();
-        task.destroy = 1;
-        let owned = Box::into_raw(Box::new(Owned {
-            task,
-            job: Job {
-                core: None,
-                boxed: true,
-                owns_dyn: false,
-                completed: AtomicBool::new(false),
-            },
-        }));
-        // SAFETY: owned was just allocated.
+        // Built in place: the struct is large and zero is the right value for most of it
+        // (pointers, flags, counters, and `None` for the job's core task).
+        let layout = std::alloc::Layout::new::<Owned>();
+        // SAFETY: the layout is non-zero; an all-zero Owned is a valid value.
         unsafe {
+            let owned = std::alloc::alloc_zeroed(layout) as *mut Owned;
+            if owned.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            set_defaults(&mut (*owned).task);
+            (*owned).task.destroy = 1;
+            (*owned).job.boxed = true;
             (*owned).task.starpu_private = &mut (*owned).job as *mut Job as *mut c_void;
             &mut (*owned).task
         }
@@ -131,7 +126,8 @@ pub extern "C" fn starpu_task_create() -> *mut starpu_task {
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_init(task: *mut starpu_task) {
     if !task.is_null() {
-        std::ptr::write(task, initial_task());
+        std::ptr::write_bytes(task, 0, 1);
+        set_defaults(&mut *task);
     }
 }
 
@@ -317,7 +313,7 @@ unsafe fn nbuffers(t: &starpu_task, cl: &starpu_codelet) -> starpu_core::Result<
 unsafe fn accesses(
     t: &starpu_task,
     cl: &starpu_codelet,
-) -> starpu_core::Result<SmallVec<[Access; 8]>> {
+) -> starpu_core::Result<SmallVec<[Access; 4]>> {
     let n = nbuffers(t, cl)?;
     if n > STARPU_NMAXBUFS && t.dyn_handles.is_null() {
         return Err(Error::invalid(format!(

@@ -1,10 +1,11 @@
 //! Task queues shared by the policies: a FIFO, and a priority queue that stays a FIFO for
 //! the (common) tasks of default priority.
 //!
-//! Each keeps its length in an atomic so idle workers can poll without taking the lock.
+//! Idle workers poll them (`len`, `is_empty`) without taking any lock.
 
 use crate::task::{Task, TaskRef};
-use std::collections::{BinaryHeap, VecDeque};
+use crossbeam_queue::SegQueue;
+use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
@@ -14,7 +15,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// What the central policies need of a queue.
 pub trait TaskQueue: Send + Sync {
-    /// Queues tasks, all under one lock.
+    /// Queues tasks in order.
     fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>)
     where
         Self: Sized;
@@ -50,58 +51,41 @@ impl TaskQueue for PrioQueue {
     }
 }
 
-/// How many queued tasks a pop looks at for one its worker can run, before giving up.
-const SCAN_LIMIT: usize = 64;
-
+/// A FIFO of tasks, lock-free (the submitting thread and the workers never wait for each
+/// other on it).
 #[derive(Default)]
 pub struct FifoQueue {
-    q: Mutex<VecDeque<TaskRef>>,
-    len: AtomicUsize,
+    q: SegQueue<TaskRef>,
 }
 
 impl FifoQueue {
     pub fn push(&self, t: TaskRef) {
-        self.push_many(std::iter::once(t));
+        self.q.push(t);
     }
 
-    /// Appends tasks in order, under one lock.
+    /// Appends tasks in order.
     pub fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>) {
-        let mut q = lock(&self.q);
-        q.extend(ts);
-        self.len.store(q.len(), Ordering::Release);
+        ts.into_iter().for_each(|t| self.q.push(t));
     }
 
-    /// The oldest task `can_run` accepts.
+    /// The oldest task, if `can_run` accepts it; one it refuses goes to the back, for
+    /// another worker.
     pub fn pop_front(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
-        if self.is_empty() {
-            return None;
+        let t = self.q.pop()?;
+        if can_run(&t) {
+            Some(t)
+        } else {
+            self.q.push(t);
+            None
         }
-        let mut q = lock(&self.q);
-        let i = q.iter().take(SCAN_LIMIT).position(|t| can_run(t))?;
-        let t = q.remove(i);
-        self.len.store(q.len(), Ordering::Release);
-        t
-    }
-
-    /// The newest task `can_run` accepts (what a thief takes).
-    pub fn pop_back(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
-        if self.is_empty() {
-            return None;
-        }
-        let mut q = lock(&self.q);
-        let n = q.len();
-        let i = q.iter().rev().take(SCAN_LIMIT).position(|t| can_run(t))?;
-        let t = q.remove(n - 1 - i);
-        self.len.store(q.len(), Ordering::Release);
-        t
     }
 
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Acquire)
+        self.q.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.q.is_empty()
     }
 }
 
@@ -132,106 +116,90 @@ impl Ord for Ranked {
 }
 
 #[derive(Default)]
-struct PrioInner {
-    /// Tasks of priority 0, in arrival order.
-    normal: VecDeque<TaskRef>,
-    /// Every other task, best first.
-    ranked: BinaryHeap<Ranked>,
+struct Heap {
+    tasks: BinaryHeap<Ranked>,
     seq: u64,
 }
 
-impl PrioInner {
-    fn len(&self) -> usize {
-        self.normal.len() + self.ranked.len()
-    }
-
-    /// Removes the best task: ranked ones above 0 beat the FIFO, those below lose to it.
-    fn take_best(&mut self) -> Option<TaskRef> {
-        let ranked_first = match self.ranked.peek() {
-            Some(top) => top.priority > 0 || self.normal.is_empty(),
-            None => false,
-        };
-        if ranked_first {
-            self.ranked.pop().map(|r| r.task)
-        } else {
-            self.normal.pop_front()
-        }
-    }
-
-    fn put_back(&mut self, t: TaskRef) {
-        let p = t.priority();
-        if p == 0 {
-            self.normal.push_front(t);
-        } else {
-            // Back in front of its equals: it was the best before being skipped.
-            self.ranked.push(Ranked {
-                priority: p,
-                seq: 0,
-                task: t,
-            });
-        }
-    }
-}
-
-/// A queue ordered by task priority, FIFO within a priority.
+/// A queue ordered by task priority, FIFO within a priority. Tasks of the default
+/// priority (nearly all, in most programs) go through a lock-free FIFO; the others
+/// through a heap under a lock, consulted only when it holds something.
 #[derive(Default)]
 pub struct PrioQueue {
-    q: Mutex<PrioInner>,
-    len: AtomicUsize,
+    normal: FifoQueue,
+    ranked: Mutex<Heap>,
+    nranked: AtomicUsize,
 }
 
 impl PrioQueue {
     pub fn push(&self, t: TaskRef) {
-        self.push_many(std::iter::once(t));
+        if t.priority() == 0 {
+            self.normal.push(t);
+        } else {
+            self.rank(vec![t]);
+        }
     }
 
-    /// Inserts tasks under one lock.
+    /// Inserts tasks. Within a batch, higher priorities are made visible first (positive,
+    /// then default, then negative), so a worker popping while the batch goes in never
+    /// takes a task before a better one of the same batch.
     pub fn push_many(&self, ts: impl IntoIterator<Item = TaskRef>) {
-        let mut q = lock(&self.q);
+        let (mut above, mut zero, mut below) = (Vec::new(), Vec::new(), Vec::new());
         for t in ts {
-            let p = t.priority();
-            if p == 0 {
-                q.normal.push_back(t);
-            } else {
-                q.seq += 1;
-                let seq = q.seq;
-                q.ranked.push(Ranked {
-                    priority: p,
-                    seq,
-                    task: t,
-                });
+            match t.priority() {
+                0 => zero.push(t),
+                p if p > 0 => above.push(t),
+                _ => below.push(t),
             }
         }
-        self.len.store(q.len(), Ordering::Release);
+        self.rank(above);
+        self.normal.push_many(zero);
+        self.rank(below);
     }
 
-    /// The best task `can_run` accepts.
+    fn rank(&self, ts: Vec<TaskRef>) {
+        if ts.is_empty() {
+            return;
+        }
+        let mut h = lock(&self.ranked);
+        for task in ts {
+            h.seq += 1;
+            let seq = h.seq;
+            h.tasks.push(Ranked {
+                priority: task.priority(),
+                seq,
+                task,
+            });
+        }
+        self.nranked.store(h.tasks.len(), Ordering::Release);
+    }
+
+    /// The best task, if `can_run` accepts it (else it goes back, for another worker).
     pub fn pop(&self, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
-        if self.is_empty() {
-            return None;
+        if self.nranked.load(Ordering::Acquire) == 0 {
+            return self.normal.pop_front(can_run);
         }
-        let mut q = lock(&self.q);
-        let mut skipped = Vec::new();
-        let mut found = None;
-        while let Some(t) = q.take_best() {
-            if can_run(&t) {
-                found = Some(t);
-                break;
-            }
-            skipped.push(t);
-            if skipped.len() >= SCAN_LIMIT {
-                break;
-            }
+        let mut h = lock(&self.ranked);
+        let top_first = match h.tasks.peek() {
+            Some(top) => top.priority > 0 || self.normal.is_empty(),
+            None => false,
+        };
+        if !top_first {
+            drop(h);
+            return self.normal.pop_front(can_run);
         }
-        for t in skipped.into_iter().rev() {
-            q.put_back(t);
+        let r = h.tasks.pop().expect("peeked");
+        if can_run(&r.task) {
+            self.nranked.store(h.tasks.len(), Ordering::Release);
+            Some(r.task)
+        } else {
+            h.tasks.push(r);
+            None
         }
-        self.len.store(q.len(), Ordering::Release);
-        found
     }
 
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Acquire)
+        self.normal.len() + self.nranked.load(Ordering::Acquire)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -269,15 +237,15 @@ mod tests {
     }
 
     #[test]
-    fn fifo_skips_tasks_the_worker_cannot_run() {
+    fn fifo_hands_a_refused_task_to_another_worker() {
         let q = FifoQueue::default();
         let (a, b) = (task(0), task(0));
         q.push(a.clone());
         q.push(b.clone());
         let bid = b.id();
-        let got = q.pop_front(&|t| t.id() == bid).unwrap();
-        assert_eq!(got.id(), bid);
-        assert_eq!(q.len(), 1);
-        assert_eq!(q.pop_back(&|_| true).unwrap().id(), a.id());
+        assert!(q.pop_front(&|t| t.id() == bid).is_none(), "a is refused");
+        assert_eq!(q.len(), 2, "and stays queued");
+        assert_eq!(q.pop_front(&|_| true).unwrap().id(), bid);
+        assert_eq!(q.pop_front(&|_| true).unwrap().id(), a.id());
     }
 }

@@ -74,7 +74,7 @@ pub enum TaskKind {
 #[derive(Default)]
 pub struct TaskSpec {
     pub codelet: Option<Arc<Codelet>>,
-    pub accesses: SmallVec<[Access; 8]>,
+    pub accesses: SmallVec<[Access; 4]>,
     pub priority: i32,
     /// Overrides the codelet's `where` when set.
     pub where_mask: Option<u32>,
