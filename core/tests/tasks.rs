@@ -351,3 +351,21 @@ fn tasks_released_together_run_in_priority_order() {
     assert_eq!(*order.lock().unwrap(), vec![2, 4, 0, 6, 3, 5, 1, 7]);
     rt.shutdown();
 }
+
+#[test]
+fn unregistering_acquired_data_is_refused_instead_of_hanging() {
+    let rt = runtime(1, "eager");
+    let mut x: u64 = 1;
+    let h = rt
+        .register(
+            Some(0),
+            VariableInterface::new(&mut x as *mut u64 as usize, 8),
+        )
+        .unwrap();
+    rt.acquire(&h, AcquireNode::Node(0), AccessMode::R).unwrap();
+    let e = rt.unregister(&h, true).unwrap_err();
+    assert!(e.message.contains("release it"), "{}", e.message);
+    rt.release(&h).unwrap();
+    rt.unregister(&h, true).unwrap();
+    rt.shutdown();
+}

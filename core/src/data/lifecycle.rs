@@ -164,6 +164,19 @@ fn check_unregistrable(h: &DataHandle) -> Result<()> {
             h.label()
         )));
     }
+    let held =
+        h.0.acquisitions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|t| t.state() >= crate::task::state::RUNNING);
+    if held {
+        // Waiting would never end: only the application can release it.
+        return Err(Error::invalid(format!(
+            "data {} is acquired by the application: release it before unregistering",
+            h.label()
+        )));
+    }
     Ok(())
 }
 
