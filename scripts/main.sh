@@ -1,37 +1,48 @@
 #!/bin/bash
 # The main job: builds and installs libstarpu, runs the examples and the tiled Cholesky
-# benchmark on it, and prints a short report (workers, tasks run, time).
+# benchmark on it, and prints a short report (workers, tasks run by each, time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 PREFIX=${PREFIX:-$ROOT/build/install}
 
 scripts/setup.sh
-make -s install PREFIX="$PREFIX" >/dev/null
-export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
-export STARPU_SILENT=1 STARPU_WORKER_STATS=1 OPENBLAS_NUM_THREADS=1
 export STARPU_HOME=${STARPU_HOME:-$ROOT/build/starpu_home}
 mkdir -p "$STARPU_HOME" build/examples
+export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
+{
+	make -s install PREFIX="$PREFIX"
+	make -s -C examples/c OUT="$ROOT/build/examples"
+	make -s -C bench/starpu-api STARPU_PC=starpu-1.4 bench_cholesky
+} >build/make.log 2>&1 || { cat build/make.log; exit 1; }
+export STARPU_SILENT=1 STARPU_WORKER_STATS=1 OPENBLAS_NUM_THREADS=1
 
-echo "== C examples (libstarpu from $PREFIX)"
-make -s -C examples/c OUT="$ROOT/build/examples" >/dev/null
+# Tasks per worker, from the statistics the library prints at shutdown.
+per_worker() {
+	grep -E $'^\t.*\t[0-9]+ tasks$' "$1" | awk -F'\t' '{split($3, a, " "); printf "%s%s", sep, a[1]; sep=","}'
+}
+
 status=0
-for ex in hello_world vector_scal incrementer; do
+run() { # name command...
+	local name=$1; shift
+	local start end
 	start=$(date +%s%N)
-	if out=$("build/examples/$ex" 2>&1); then
+	if "$@" >build/out.txt 2>build/err.txt; then
 		end=$(date +%s%N)
-		printf '%-14s ok   %6d ms\n' "$ex" $(((end - start) / 1000000))
-		echo "$out" | sed 's/^/    /'
+		printf '%-28s ok     %6d ms   tasks per worker: %s\n' "$name" $(((end - start) / 1000000)) "$(per_worker build/err.txt)"
+		sed 's/^/    /' build/out.txt
 	else
-		echo "$ex FAILED"
-		echo "$out" | sed 's/^/    /'
+		printf '%-28s FAILED\n' "$name"
+		sed 's/^/    /' build/out.txt build/err.txt
 		status=1
 	fi
-done
+}
 
-echo "== Tiled Cholesky (bench/starpu-api/bench_cholesky), 2 CPU workers"
-make -s -C bench/starpu-api STARPU_PC=starpu-1.4 bench_cholesky >/dev/null
+echo "== main job: libstarpu from $PREFIX, $(nproc) cores, STARPU_NCPU=${STARPU_NCPU:-all}"
+for ex in hello_world vector_scal incrementer; do
+	run "C example $ex" "build/examples/$ex"
+done
 for sched in eager lws; do
-	STARPU_SCHED=$sched STARPU_NCPU=2 bench/starpu-api/bench_cholesky 2048 256 2>&1 | sed 's/^/    /' || status=1
+	STARPU_SCHED=$sched STARPU_NCPU=2 run "Cholesky 2048/256 ($sched)" bench/starpu-api/bench_cholesky 2048 256
 done
 exit $status
