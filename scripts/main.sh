@@ -8,12 +8,13 @@ PREFIX=${PREFIX:-$ROOT/build/install}
 
 scripts/setup.sh
 export STARPU_HOME=${STARPU_HOME:-$ROOT/build/starpu_home}
-mkdir -p "$STARPU_HOME" build/examples
+mkdir -p "$STARPU_HOME" build/examples build/bench
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
 {
 	make -s install PREFIX="$PREFIX"
 	make -s -C examples/c OUT="$ROOT/build/examples"
-	make -s -C bench/starpu-api STARPU_PC=starpu-1.4 bench_cholesky
+	make -s -C build/bench -f "$ROOT/bench/starpu-api/Makefile" VPATH="$ROOT/bench/starpu-api" \
+		STARPU_PC=starpu-1.4 bench_cholesky
 } >build/make.log 2>&1 || { cat build/make.log; exit 1; }
 export STARPU_SILENT=1 STARPU_WORKER_STATS=1 OPENBLAS_NUM_THREADS=1
 
@@ -43,6 +44,6 @@ for ex in hello_world vector_scal incrementer; do
 	run "C example $ex" "build/examples/$ex"
 done
 for sched in eager lws; do
-	STARPU_SCHED=$sched STARPU_NCPU=2 run "Cholesky 2048/256 ($sched)" bench/starpu-api/bench_cholesky 2048 256
+	STARPU_SCHED=$sched STARPU_NCPU=2 run "Cholesky 2048/256 ($sched)" build/bench/bench_cholesky 2048 256
 done
 exit $status
