@@ -369,3 +369,36 @@ fn unregistering_acquired_data_is_refused_instead_of_hanging() {
     rt.unregister(&h, true).unwrap();
     rt.shutdown();
 }
+
+#[test]
+fn paused_workers_take_no_task_until_resumed() {
+    let rt = runtime(2, "lws");
+    let n = Arc::new(AtomicUsize::new(0));
+    let nn = n.clone();
+    let cl = codelet(&[], move |_| {
+        nn.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    });
+    rt.pause();
+    for _ in 0..10 {
+        let spec = TaskSpec {
+            codelet: Some(cl.clone()),
+            detached: true,
+            ..Default::default()
+        };
+        rt.submit(&Task::new(), spec).unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    assert_eq!(n.load(Ordering::SeqCst), 0);
+    rt.resume();
+    rt.wait_for_all().unwrap();
+    assert_eq!(n.load(Ordering::SeqCst), 10);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    rt.execute_on_each_worker(Arc::new(move |w| s.lock().unwrap().push(w)))
+        .unwrap();
+    let mut got = seen.lock().unwrap().clone();
+    got.sort();
+    assert_eq!(got, vec![0, 1]);
+    rt.shutdown();
+}

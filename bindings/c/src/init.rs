@@ -172,3 +172,47 @@ pub extern "C" fn starpu_wait_initialized() {}
 pub extern "C" fn starpu_shutdown() {
     let _ = int_call("starpu_shutdown", starpu_core::runtime::shutdown);
 }
+
+/// `starpu_pause`: workers take no new task until `starpu_resume`.
+#[no_mangle]
+pub extern "C" fn starpu_pause() {
+    let _ = int_call("starpu_pause", || {
+        ffi::runtime()?.pause();
+        Ok(())
+    });
+}
+
+/// `starpu_resume`.
+#[no_mangle]
+pub extern "C" fn starpu_resume() {
+    let _ = int_call("starpu_resume", || {
+        ffi::runtime()?.resume();
+        Ok(())
+    });
+}
+
+/// Sends a C function and its argument to the workers.
+struct EachWorker(unsafe extern "C" fn(*mut libc::c_void), *mut libc::c_void);
+// SAFETY: the application asks for the function to run on every worker thread.
+unsafe impl Send for EachWorker {}
+unsafe impl Sync for EachWorker {}
+
+/// `starpu_execute_on_each_worker`: runs `func(arg)` once on each worker whose kind is in
+/// `where_` (all workers are CPU workers here), and returns when all have.
+#[no_mangle]
+pub extern "C" fn starpu_execute_on_each_worker(
+    func: Option<unsafe extern "C" fn(*mut libc::c_void)>,
+    arg: *mut libc::c_void,
+    where_: u32,
+) {
+    let _ = int_call("starpu_execute_on_each_worker", || {
+        let rt = ffi::runtime()?;
+        let f = func.ok_or_else(|| Error::invalid("func is NULL"))?;
+        if where_ as u64 & crate::consts::STARPU_CPU == 0 {
+            return Ok(());
+        }
+        let call = std::sync::Arc::new(EachWorker(f, arg));
+        // SAFETY: a C function called with the argument the application gave for it.
+        rt.execute_on_each_worker(std::sync::Arc::new(move |_| unsafe { (call.0)(call.1) }))
+    });
+}

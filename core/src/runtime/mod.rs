@@ -6,6 +6,7 @@
 //! workers and empties what the runtime holds; the small struct itself stays allocated,
 //! which also keeps a late call from another thread from touching freed memory.
 
+mod control;
 mod submit;
 mod wait;
 
@@ -44,6 +45,8 @@ pub struct Runtime {
     pub(crate) data_bell: Bell,
     pub tags: Tags,
     pub(crate) default_sequential: AtomicBool,
+    /// `starpu_pause` calls not yet matched by `starpu_resume`.
+    paused: AtomicUsize,
     accepting: AtomicBool,
     stopping: AtomicBool,
     threads: Mutex<Vec<JoinHandle<()>>>,
@@ -117,6 +120,7 @@ impl Runtime {
             data_bell: Bell::default(),
             tags: Tags::default(),
             default_sequential: AtomicBool::new(true),
+            paused: AtomicUsize::new(0),
             accepting: AtomicBool::new(true),
             stopping: AtomicBool::new(false),
             threads: Mutex::new(Vec::new()),
@@ -260,6 +264,9 @@ impl Runtime {
     }
 
     pub(crate) fn pop_for(&self, w: usize) -> Option<crate::task::TaskRef> {
+        if self.is_paused() {
+            return None;
+        }
         let me = &self.workers[w];
         if !me.pinned.is_empty() {
             if let Some(t) = me.pinned.pop_front(&|_| true) {
@@ -270,7 +277,7 @@ impl Runtime {
     }
 
     pub(crate) fn has_work(&self, w: usize) -> bool {
-        !self.workers[w].pinned.is_empty() || self.policy.has_work(w)
+        !self.is_paused() && (!self.workers[w].pinned.is_empty() || self.policy.has_work(w))
     }
 
     /// Wakes `target` if it sleeps, else any sleeping worker.

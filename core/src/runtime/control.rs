@@ -1,0 +1,59 @@
+//! Application control of the workers: pausing them, and running a function once on each.
+
+use super::Runtime;
+use crate::error::Result;
+use crate::task::{Codelet, KernelCall, Task, TaskRef, TaskSpec};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Runtime {
+    /// Stops workers from taking new tasks (`starpu_pause`); running tasks finish.
+    pub fn pause(&self) {
+        self.paused.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Undoes one `pause` (`starpu_resume`); the last one lets workers go on.
+    pub fn resume(&self) {
+        let was = self
+            .paused
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |p| p.checked_sub(1));
+        if was == Ok(1) {
+            for w in 0..self.workers.len() {
+                self.wake(Some(w));
+            }
+        }
+    }
+
+    pub(crate) fn is_paused(&self) -> bool {
+        self.paused.load(Ordering::Relaxed) > 0
+    }
+
+    /// Runs `f(worker id)` once on every worker, and returns when all have
+    /// (`starpu_execute_on_each_worker`).
+    pub fn execute_on_each_worker(
+        &'static self,
+        f: Arc<dyn Fn(usize) + Send + Sync>,
+    ) -> Result<()> {
+        self.check_may_block("starpu_execute_on_each_worker")?;
+        let kernel = Arc::new(move |call: &KernelCall| {
+            f(call.worker);
+            Ok(())
+        });
+        let cl = Arc::new(Codelet {
+            name: Some("execute_on_each_worker".into()),
+            cpu_funcs: vec![kernel],
+            nbuffers: Some(0),
+            ..Default::default()
+        });
+        let tasks: Vec<TaskRef> = (0..self.workers.len()).map(|_| Task::new()).collect();
+        for (w, t) in tasks.iter().enumerate() {
+            let spec = TaskSpec {
+                codelet: Some(cl.clone()),
+                worker: Some(w),
+                ..Default::default()
+            };
+            self.submit(t, spec)?;
+        }
+        tasks.iter().try_for_each(|t| self.wait_task(t))
+    }
+}
