@@ -30,7 +30,11 @@ impl Runtime {
         let t = self.submit_acquisition(h, node, mode, None)?;
         self.task_bell.wait_until(|| t.state() >= state::RUNNING);
         if let Some(e) = t.failure() {
-            self.release(h)?;
+            h.0.acquisitions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|a| !std::sync::Arc::ptr_eq(a, &t));
+            self.end_acquisition(&t);
             return Err(e);
         }
         Ok(())
@@ -122,6 +126,13 @@ impl Runtime {
                 })?;
             acq.remove(i)
         };
+        self.end_acquisition(&t);
+        Ok(())
+    }
+
+    /// Ends a granted acquisition: what it wrote becomes the data's value, and the tasks
+    /// waiting for it may go.
+    fn end_acquisition(&'static self, t: &TaskRef) {
         let spec = t.spec().expect("acquisitions were submitted");
         if spec.user != usize::MAX {
             for a in &spec.accesses {
@@ -129,9 +140,8 @@ impl Runtime {
             }
         }
         let mut ready = ReadyList::new();
-        task::complete(self, &t, &mut ready);
+        task::complete(self, t, &mut ready);
         self.schedule(ready);
-        Ok(())
     }
 
     /// Number of acquisitions of `h` not yet released.

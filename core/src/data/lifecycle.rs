@@ -85,13 +85,14 @@ impl Runtime {
     /// Invalidates `h` once the tasks submitted so far are done (`..._invalidate_submit`).
     pub fn invalidate_submit(&'static self, h: &DataHandle) -> Result<()> {
         let target = h.clone();
+        let rt = self;
         self.acquire_cb(
             h,
             AcquireNode::None,
             AccessMode::W,
             Box::new(move || {
                 target.invalidate();
-                let _ = crate::runtime::global().map(|rt| rt.release(&target));
+                let _ = rt.release(&target);
             }),
         )
     }
