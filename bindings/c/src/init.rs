@@ -94,6 +94,11 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
              use conf.sched_policy_name with one of eager, prio, random, ws, lws",
         ));
     }
+    if c.n_not_launched_drivers > 0 {
+        return Err(Error::unsupported(
+            "drivers run by the application (conf.not_launched_drivers) are not supported yet",
+        ));
+    }
     cfg.sched_policy = ffi::string(c.sched_policy_name);
     cfg.ncpus = count(c.ncpus);
     cfg.reserve_ncpus = count(c.reserve_ncpus).unwrap_or(0);
@@ -139,6 +144,13 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
         let rt = starpu_core::runtime::init(cfg)?;
         if requested_accel > 0 {
             rt.info("no CUDA or OpenCL driver in this build: running CPU workers only");
+        }
+        // Called once the policy of the global context (id 0) is in place, as in StarPU.
+        let callback = conf
+            .as_ref()
+            .and_then(|c| c.sched_policy_callback.or(c.sched_policy_init));
+        if let Some(cb) = callback {
+            cb(0);
         }
         Ok(())
     })
