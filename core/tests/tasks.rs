@@ -48,7 +48,7 @@ fn spec(cl: &Arc<Codelet>, accesses: Vec<(&starpu_core::DataHandle, AccessMode)>
 }
 
 fn var_ptr(call: &KernelCall, i: usize) -> *mut u64 {
-    unsafe { (*(call.buffers[i] as *const VariableInterface)).ptr as *mut u64 }
+    call.interface::<VariableInterface>(i).unwrap().ptr as *mut u64
 }
 
 #[test]
@@ -192,7 +192,8 @@ fn acquire_waits_for_writers_and_blocks_later_tasks() {
         )
         .unwrap();
     let fill = codelet(&[AccessMode::W], |call| {
-        let d = unsafe { &*(call.buffers[0] as *const VectorInterface) };
+        let d = call.interface::<VectorInterface>(0).unwrap();
+        assert!(call.interface::<VariableInterface>(0).is_none());
         std::thread::sleep(std::time::Duration::from_millis(5));
         let s = unsafe { std::slice::from_raw_parts_mut(d.ptr as *mut f64, d.nx as usize) };
         s.iter_mut().for_each(|x| *x += 1.0);
@@ -307,7 +308,7 @@ fn home_less_data_is_allocated_on_first_use() {
     let h = rt.register(None, VectorInterface::new(0, 4, 8)).unwrap();
     assert!(!h.is_allocated_on(0));
     let set = codelet(&[AccessMode::W], |call| {
-        let d = unsafe { &*(call.buffers[0] as *const VectorInterface) };
+        let d = call.interface::<VectorInterface>(0).unwrap();
         let s = unsafe { std::slice::from_raw_parts_mut(d.ptr as *mut f64, 4) };
         s.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
         Ok(())

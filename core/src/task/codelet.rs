@@ -25,6 +25,17 @@ pub struct KernelCall<'a> {
     pub nimpl: usize,
 }
 
+impl KernelCall<'_> {
+    /// The description of buffer `i` as interface `T`, `None` when it is of another
+    /// interface (or there is no buffer `i`).
+    pub fn interface<T: crate::data::interfaces::Interface>(&self, i: usize) -> Option<&T> {
+        let p = *self.buffers.get(i)?;
+        // SAFETY: every built-in description starts with its interface id (an i32); the
+        // pointer is live for the kernel's duration.
+        unsafe { (*(p as *const i32) == T::ID).then(|| &*(p as *const T)) }
+    }
+}
+
 /// A kernel failure (an exception in a Python or Java codelet): fails the task, not the runtime.
 #[derive(Debug, Clone)]
 pub struct KernelError(pub String);
