@@ -98,3 +98,16 @@ pub fn home_node(node: c_int) -> starpu_core::Result<Option<usize>> {
         n => Err(Error::invalid(format!("memory node {n} does not exist"))),
     }
 }
+
+/// A `malloc`ed copy of `bytes` (the application, or StarPU's `*_free` flags, frees it with
+/// `free`); NULL if memory is exhausted.
+pub fn malloc_copy(bytes: &[u8]) -> *mut libc::c_void {
+    // SAFETY: malloc returns at least max(len, 1) writable bytes or NULL.
+    unsafe {
+        let buf = libc::malloc(bytes.len().max(1));
+        if !buf.is_null() {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf as *mut u8, bytes.len());
+        }
+        buf
+    }
+}

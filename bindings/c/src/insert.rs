@@ -279,14 +279,13 @@ unsafe fn apply(
     buffers.store(t);
     if let Some(p) = values {
         let bytes = p.finish();
-        let buf = libc::malloc(bytes.len());
+        let buf = ffi::malloc_copy(&bytes);
         if buf.is_null() {
             return Err(Error::new(
                 starpu_core::ErrorKind::OutOfMemory,
                 "cannot allocate task arguments",
             ));
         }
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf as *mut u8, bytes.len());
         tr.cl_arg = buf;
         tr.cl_arg_size = bytes.len();
         tr.cl_arg_free = 1;

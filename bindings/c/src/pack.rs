@@ -60,10 +60,7 @@ pub unsafe extern "C" fn starpu_codelet_pack_arg_fini(
     let Some(s) = state.as_mut() else { return };
     let packer = Box::from_raw(s.arg_buffer as *mut ArgPacker);
     let bytes = packer.finish();
-    let buf = libc::malloc(bytes.len());
-    if !buf.is_null() {
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf as *mut u8, bytes.len());
-    }
+    let buf = crate::ffi::malloc_copy(&bytes);
     if !cl_arg.is_null() {
         *cl_arg = buf;
     } else {
@@ -114,6 +111,15 @@ unsafe fn next(s: &mut starpu_codelet_pack_arg_data) -> Result<&'static [u8], Er
     Ok(bytes)
 }
 
+/// Hands the next argument of an unpack to `f`; reports a missing one for `call`.
+unsafe fn with_next(call: &str, state: *mut starpu_codelet_pack_arg_data, f: impl FnOnce(&[u8])) {
+    let Some(s) = state.as_mut() else { return };
+    match next(s) {
+        Ok(bytes) => f(bytes),
+        Err(e) => report(call, &e),
+    }
+}
+
 /// `starpu_codelet_unpack_arg`: copies the next argument (of `size` bytes) into `ptr`.
 ///
 /// # Safety
@@ -124,22 +130,18 @@ pub unsafe extern "C" fn starpu_codelet_unpack_arg(
     ptr: *mut c_void,
     size: size_t,
 ) {
-    let Some(s) = state.as_mut() else { return };
-    match next(s) {
-        Ok(bytes) => {
-            if bytes.len() != size {
-                report(
-                    "starpu_codelet_unpack_arg",
-                    &Error::invalid(format!(
-                        "argument was packed with {} bytes, {size} asked",
-                        bytes.len()
-                    )),
-                );
-            }
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr as *mut u8, bytes.len().min(size));
+    with_next("starpu_codelet_unpack_arg", state, |bytes| {
+        if bytes.len() != size {
+            report(
+                "starpu_codelet_unpack_arg",
+                &Error::invalid(format!(
+                    "argument was packed with {} bytes, {size} asked",
+                    bytes.len()
+                )),
+            );
         }
-        Err(e) => report("starpu_codelet_unpack_arg", &e),
-    }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr as *mut u8, bytes.len().min(size));
+    });
 }
 
 /// Copies the next argument, whatever its size, into `ptr` (for `starpu_codelet_unpack_args`).
@@ -151,11 +153,9 @@ pub unsafe extern "C" fn _starpu_codelet_unpack_arg_any(
     state: *mut starpu_codelet_pack_arg_data,
     ptr: *mut c_void,
 ) {
-    let Some(s) = state.as_mut() else { return };
-    match next(s) {
-        Ok(bytes) => std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr as *mut u8, bytes.len()),
-        Err(e) => report("starpu_codelet_unpack_args", &e),
-    }
+    with_next("starpu_codelet_unpack_args", state, |bytes| {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), ptr as *mut u8, bytes.len())
+    });
 }
 
 /// `starpu_codelet_dup_arg`: the next argument in a fresh `malloc`ed copy.
@@ -168,16 +168,10 @@ pub unsafe extern "C" fn starpu_codelet_dup_arg(
     ptr: *mut *mut c_void,
     size: *mut size_t,
 ) {
-    let Some(s) = state.as_mut() else { return };
-    match next(s) {
-        Ok(bytes) => {
-            let buf = libc::malloc(bytes.len().max(1));
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf as *mut u8, bytes.len());
-            *ptr = buf;
-            *size = bytes.len();
-        }
-        Err(e) => report("starpu_codelet_dup_arg", &e),
-    }
+    with_next("starpu_codelet_dup_arg", state, |bytes| {
+        *ptr = crate::ffi::malloc_copy(bytes);
+        *size = bytes.len();
+    });
 }
 
 /// `starpu_codelet_pick_arg`: a pointer to the next argument inside the packed buffer.
@@ -190,14 +184,10 @@ pub unsafe extern "C" fn starpu_codelet_pick_arg(
     ptr: *mut *mut c_void,
     size: *mut size_t,
 ) {
-    let Some(s) = state.as_mut() else { return };
-    match next(s) {
-        Ok(bytes) => {
-            *ptr = bytes.as_ptr() as *mut c_void;
-            *size = bytes.len();
-        }
-        Err(e) => report("starpu_codelet_pick_arg", &e),
-    }
+    with_next("starpu_codelet_pick_arg", state, |bytes| {
+        *ptr = bytes.as_ptr() as *mut c_void;
+        *size = bytes.len();
+    });
 }
 
 /// `starpu_codelet_unpack_discard_arg`: skips the next argument.
