@@ -83,7 +83,7 @@ impl Buffers {
                 "buffer {i}: access mode {mode:#x} differs from the mode {declared:#x} the codelet declares"
             )));
         }
-        ffi::handle(handle).map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
+        // The handle itself is checked once, when the task is submitted.
         self.handles.push((handle, mode));
         Ok(())
     }
@@ -342,7 +342,7 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
         }
         match action {
             _STARPU_INSERT_SUBMIT => {
-                let ret = task::submit(t);
+                let ret = task::submit(t, call);
                 if ret != 0 {
                     starpu_task_destroy(t);
                 }

@@ -267,7 +267,7 @@ impl TaskHooks for CHooks {
                 return;
             }
             if (*t).regenerate != 0 {
-                let ret = submit(t);
+                let ret = submit(t, "starpu_task_submit");
                 if ret != 0 {
                     report(
                         "starpu_task_submit",
@@ -383,12 +383,13 @@ unsafe fn spec_of(t: *mut starpu_task) -> starpu_core::Result<TaskSpec> {
     })
 }
 
-/// Submits C task `t`; the shared path of `starpu_task_submit` and `starpu_task_insert`.
+/// Submits C task `t`; the shared path of `starpu_task_submit` and `starpu_task_insert`
+/// (`call` names the entry point in error messages).
 ///
 /// # Safety
 /// `t` is NULL or a live task.
-pub(crate) unsafe fn submit(t: *mut starpu_task) -> c_int {
-    int_call("starpu_task_submit", || {
+pub(crate) unsafe fn submit(t: *mut starpu_task, call: &str) -> c_int {
+    int_call(call, || {
         ffi::non_null(t, "task")?;
         let rt = ffi::runtime()?;
         let spec = spec_of(t)?;
@@ -409,7 +410,7 @@ pub(crate) unsafe fn submit(t: *mut starpu_task) -> c_int {
 /// `task` is NULL or a live task.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_submit(task: *mut starpu_task) -> c_int {
-    submit(task)
+    submit(task, "starpu_task_submit")
 }
 
 /// `starpu_task_submit_to_ctx`: contexts are not implemented; the global one is used.
@@ -424,7 +425,7 @@ pub unsafe extern "C" fn starpu_task_submit_to_ctx(
     if !task.is_null() {
         (*task).sched_ctx = sched_ctx_id;
     }
-    submit(task)
+    submit(task, "starpu_task_submit_to_ctx")
 }
 
 /// `starpu_task_wait`: waits for a non-detached task, then destroys it if `destroy` is set.
