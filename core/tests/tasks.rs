@@ -403,3 +403,62 @@ fn paused_workers_take_no_task_until_resumed() {
     assert_eq!(got, vec![0, 1]);
     rt.shutdown();
 }
+
+#[test]
+fn submission_blocks_while_too_many_tasks_are_pending() {
+    let rt = Runtime::start(Config {
+        ncpus: Some(1),
+        sched_policy: Some("eager".into()),
+        limit_max_submitted: Some(4),
+        limit_min_submitted: Some(2),
+        ..Config::default()
+    })
+    .unwrap();
+    let cl = codelet(&[], |_| {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        Ok(())
+    });
+    let mut most = 0;
+    for _ in 0..20 {
+        let spec = TaskSpec {
+            codelet: Some(cl.clone()),
+            detached: true,
+            ..Default::default()
+        };
+        rt.submit(&Task::new(), spec).unwrap();
+        most = most.max(rt.nsubmitted());
+    }
+    rt.wait_for_all().unwrap();
+    assert!(most <= 4, "{most} tasks pending at once, the limit is 4");
+    assert_eq!(rt.tasks_executed(), 20);
+    rt.shutdown();
+}
+
+#[test]
+fn disabled_kernels_are_not_called_but_tasks_complete() {
+    let rt = Runtime::start(Config {
+        ncpus: Some(1),
+        disable_kernels: true,
+        ..Config::default()
+    })
+    .unwrap();
+    let called = Arc::new(AtomicUsize::new(0));
+    let c = called.clone();
+    let cl = codelet(&[], move |_| {
+        c.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    });
+    let t = Task::new();
+    rt.submit(
+        &t,
+        TaskSpec {
+            codelet: Some(cl),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    rt.wait_task(&t).unwrap();
+    assert_eq!(called.load(Ordering::SeqCst), 0);
+    assert_eq!(rt.tasks_executed(), 1);
+    rt.shutdown();
+}
