@@ -49,6 +49,14 @@ pub extern "C" fn _starpu_insert_unknown_key(key: c_int) -> c_int {
     -libc::EINVAL
 }
 
+/// A callback passed through an argument record.
+///
+/// # Safety
+/// `p` is NULL or was a `void (*)(void *)` in the caller's argument list.
+unsafe fn callback(p: *mut c_void) -> starpu_callback_func_t {
+    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(p)
+}
+
 /// Appends handles to a task, in `handles` then in `dyn_handles` past STARPU_NMAXBUFS.
 struct Buffers {
     handles: Vec<(starpu_data_handle_t, u32)>,
@@ -141,12 +149,9 @@ unsafe fn apply(
                 tr.cl_arg_size = a.b.u as usize;
                 tr.cl_arg_free = (key == STARPU_CL_ARGS) as u32;
             }
-            STARPU_CALLBACK => {
-                tr.callback_func = std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
-            }
+            STARPU_CALLBACK => tr.callback_func = callback(a.a.p),
             STARPU_CALLBACK_WITH_ARG | STARPU_CALLBACK_WITH_ARG_NFREE => {
-                tr.callback_func =
-                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p);
+                tr.callback_func = callback(a.a.p);
                 tr.callback_arg = a.b.p;
                 tr.callback_arg_free = (key == STARPU_CALLBACK_WITH_ARG) as u32;
             }
@@ -154,32 +159,20 @@ unsafe fn apply(
                 tr.callback_arg = a.a.p;
                 tr.callback_arg_free = (key == STARPU_CALLBACK_ARG) as u32;
             }
-            STARPU_PROLOGUE_CALLBACK => {
-                tr.prologue_callback_func =
-                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
-            }
+            STARPU_PROLOGUE_CALLBACK => tr.prologue_callback_func = callback(a.a.p),
             STARPU_PROLOGUE_CALLBACK_ARG | STARPU_PROLOGUE_CALLBACK_ARG_NFREE => {
                 tr.prologue_callback_arg = a.a.p;
                 tr.prologue_callback_arg_free = (key == STARPU_PROLOGUE_CALLBACK_ARG) as u32;
             }
-            STARPU_PROLOGUE_CALLBACK_POP => {
-                tr.prologue_callback_pop_func =
-                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
-            }
+            STARPU_PROLOGUE_CALLBACK_POP => tr.prologue_callback_pop_func = callback(a.a.p),
             STARPU_PROLOGUE_CALLBACK_POP_ARG | STARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE => {
                 tr.prologue_callback_pop_arg = a.a.p;
                 tr.prologue_callback_pop_arg_free =
                     (key == STARPU_PROLOGUE_CALLBACK_POP_ARG) as u32;
             }
-            STARPU_EPILOGUE_CALLBACK => {
-                tr.epilogue_callback_func =
-                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
-            }
+            STARPU_EPILOGUE_CALLBACK => tr.epilogue_callback_func = callback(a.a.p),
             STARPU_EPILOGUE_CALLBACK_ARG => tr.epilogue_callback_arg = a.a.p,
-            STARPU_SOON_CALLBACK => {
-                tr.soon_callback_func =
-                    std::mem::transmute::<*mut c_void, starpu_callback_func_t>(a.a.p)
-            }
+            STARPU_SOON_CALLBACK => tr.soon_callback_func = callback(a.a.p),
             STARPU_SOON_CALLBACK_ARG | STARPU_SOON_CALLBACK_ARG_NFREE => {
                 tr.soon_callback_arg = a.a.p;
                 tr.soon_callback_arg_free = (key == STARPU_SOON_CALLBACK_ARG) as u32;

@@ -240,10 +240,7 @@ impl TaskHooks for CHooks {
         let t = task.user() as *mut starpu_task;
         unsafe {
             (*t).status = consts::STATUS_FINISHED;
-            if let Some(e) = task.failure() {
-                (*t).failed = 1;
-                let _ = e;
-            }
+            (*t).failed = task.has_failed() as u32;
             job(t).completed.store(true, Ordering::Release);
             if let Some(f) = (*t).epilogue_callback_func {
                 f((*t).epilogue_callback_arg);

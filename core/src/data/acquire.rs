@@ -143,14 +143,6 @@ impl Runtime {
         task::complete(self, t, &mut ready);
         self.schedule(ready);
     }
-
-    /// Number of acquisitions of `h` not yet released.
-    pub fn acquisitions(&self, h: &DataHandle) -> usize {
-        h.0.acquisitions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .len()
-    }
 }
 
 /// Waits until no task or acquisition uses `h`.

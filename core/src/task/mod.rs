@@ -113,6 +113,8 @@ pub struct Task {
     pub(crate) end_pending: AtomicU32,
     /// Set once everything about the task is over; `wait` watches it.
     terminated: AtomicBool,
+    /// Set with `failure`, so the completion path checks a flag instead of a lock.
+    failed: AtomicBool,
     failure: Mutex<Option<Error>>,
     /// A closure run when the task completes (for an acquisition: when it is granted),
     /// for bindings and core features that want a Rust callback.
@@ -131,6 +133,7 @@ impl Task {
             state: AtomicU8::new(state::CREATED),
             end_pending: AtomicU32::new(1),
             terminated: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
             failure: Mutex::new(None),
             callback: Mutex::new(None),
         })
@@ -190,14 +193,23 @@ impl Task {
 
     /// The error that ended the task, if its kernel failed.
     pub fn failure(&self) -> Option<Error> {
+        if !self.has_failed() {
+            return None;
+        }
         self.failure
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
     }
 
+    /// Whether the task failed (without fetching the error).
+    pub fn has_failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
     pub(crate) fn set_failure(&self, e: Error) {
         *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+        self.failed.store(true, Ordering::Release);
     }
 
     /// Makes this task wait for `pred` (`starpu_task_declare_deps`). Only before this task
