@@ -1,6 +1,8 @@
-# Builds and installs libstarpu (the C face) where C programs find it with pkg-config:
+# Builds and installs libstarpu (the C face, with the Fortran helpers) and fstarpu_mod.f90
+# where programs find them with pkg-config:
 #   make install PREFIX=/some/dir
 #   cc $(PKG_CONFIG_PATH=/some/dir/lib/pkgconfig pkg-config --cflags --libs starpu-1.4) app.c
+#   Fortran: README.md, "Using the Fortran module"
 PREFIX   ?= $(CURDIR)/build/install
 CARGO    ?= cargo
 VERSION  := 1.4
@@ -21,15 +23,19 @@ install: build
 	install -m 755 $(OUT)/libstarpu.so $(LIBDIR)/libstarpu-$(VERSION).so
 	install -m 644 $(OUT)/libstarpu.a $(LIBDIR)/libstarpu-$(VERSION).a
 	install -m 644 $(OUT)/include/starpu/$(VERSION)/*.h $(INCDIR)/
+	# The Fortran module, as source: .mod files are compiler-specific.
+	install -m 644 bindings/fortran/fstarpu_mod.f90 $(INCDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|g' \
 		bindings/c/starpu.pc.in > $(PCDIR)/starpu-$(VERSION).pc
-	# Names existing makefiles use for StarPU.
-	cp $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/starpu-1.3.pc
+	# Names existing makefiles use for StarPU. StarPU's Fortran makefiles look for an
+	# include directory ending in starpu/1.3 in starpu-1.3's flags: give them one.
+	ln -sfn $(VERSION) $(PREFIX)/include/starpu/1.3
+	sed -e 's|/starpu/$(VERSION)|/starpu/1.3|g' $(PCDIR)/starpu-$(VERSION).pc > $(PCDIR)/starpu-1.3.pc
 	cp $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/libstarpu.pc
 
 uninstall:
 	rm -f $(LIBDIR)/libstarpu-$(VERSION).so $(LIBDIR)/libstarpu-$(VERSION).a
-	rm -rf $(INCDIR)
+	rm -rf $(INCDIR) $(PREFIX)/include/starpu/1.3
 	rm -f $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/starpu-1.3.pc $(PCDIR)/libstarpu.pc
 
 clean:

@@ -20,6 +20,9 @@
 #   TIMEOUT   seconds allowed per run (default 600)
 #   BUILD     where the two builds go (default <repo>/bench/out, git-ignored)
 #   RESULTS   where the report goes (default <repo>/bench/results)
+#   BASELINE  prefix of another install of our library (e.g. an earlier commit's
+#             `make install PREFIX=...`): runs it too, as a third column "before",
+#             to measure a change of ours against StarPU in the same run
 #
 # Every run gets STARPU_SILENT=1, OPENBLAS_NUM_THREADS=1 and a STARPU_HOME in
 # a fresh temporary directory (one per library, so neither reads the other's
@@ -60,7 +63,8 @@ BUILD=${BUILD:-$ROOT/bench/out}
 RESULTS=${RESULTS:-$ROOT/bench/results}
 
 # The command line as typed, with the settings it ran under, for the report.
-CMDLINE="REPS=$REPS SCHEDS=\"$SCHEDS\" NCPU=$NCPU PREFIX=$PREFIX bench/compare.sh${*:+ $*}"
+BASELINE=${BASELINE:-}
+CMDLINE="REPS=$REPS SCHEDS=\"$SCHEDS\" NCPU=$NCPU PREFIX=$PREFIX${BASELINE:+ BASELINE=$BASELINE} bench/compare.sh${*:+ $*}"
 
 say() { echo "compare.sh: $*" >&2; }
 
@@ -95,11 +99,15 @@ else
 fi
 
 LIBS="starpu ours"
-declare -A BDIR STATUS PCNAME LIBPATH VERSION
+declare -A BDIR STATUS PCNAME LIBPATH VERSION LIBPREFIX
 BDIR[starpu]=$BUILD/starpu-1.3
 BDIR[ours]=$BUILD/ours
+BDIR[before]=$BUILD/before
 PCNAME[starpu]=starpu-1.3
 PCNAME[ours]=starpu-1.4
+PCNAME[before]=starpu-1.4
+LIBPREFIX[ours]=$PREFIX
+LIBPREFIX[before]=$BASELINE
 OURS_PCDIR=$PREFIX/lib/pkgconfig
 
 # pcenv LIB CMD...: run CMD with the pkg-config search path for LIB.  Each
@@ -108,10 +116,10 @@ OURS_PCDIR=$PREFIX/lib/pkgconfig
 # PKG_CONFIG_PATH unset, ours with PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig alone.
 pcenv() {
 	local lib=$1; shift
-	if [ "$lib" = ours ]; then
-		PKG_CONFIG_PATH=$OURS_PCDIR "$@"
-	else
+	if [ "$lib" = starpu ]; then
 		env -u PKG_CONFIG_PATH "$@"
+	else
+		PKG_CONFIG_PATH=${LIBPREFIX[$lib]}/lib/pkgconfig "$@"
 	fi
 }
 
@@ -123,19 +131,20 @@ build() {
 	local libs extra=
 	libs=$(pcenv "$lib" pkg-config --libs "$pc")
 	# rpath to our lib dir, so the binaries cannot pick up another libstarpu.
-	[ "$lib" = ours ] && extra="-Wl,-rpath,$PREFIX/lib"
+	local prefix=${LIBPREFIX[$lib]:-}
+	[ -n "$prefix" ] && extra="-Wl,-rpath,$prefix/lib"
 	if pcenv "$lib" make -s -C "$dir" -f "$SRC/Makefile" VPATH="$SRC" \
 		STARPU_PC="$pc" STARPU_LIBS="$libs $extra" $TARGETS >"$dir/build.log" 2>&1; then
 		STATUS[$lib]=ok
 		# Which libstarpu the binaries really load, for the report.
-		LIBPATH[$lib]=$(env ${extra:+LD_LIBRARY_PATH=$PREFIX/lib} ldd "$dir/$(set -- $TARGETS; echo "$1")" |
+		LIBPATH[$lib]=$(env ${extra:+LD_LIBRARY_PATH=$prefix/lib} ldd "$dir/$(set -- $TARGETS; echo "$1")" |
 			awk '/libstarpu/ {print $1 " => " $3}' | head -1)
 		say "built ${TARGETS// /, } against $pc ${VERSION[$lib]} in $dir (${LIBPATH[$lib]})"
 		# Never compare a library with itself.
 		local loaded=${LIBPATH[$lib]#*=> }
-		if [ "$lib" = ours ] && [ "${loaded#"$PREFIX"/}" = "$loaded" ]; then
+		if [ -n "$prefix" ] && [ "${loaded#"$prefix"/}" = "$loaded" ]; then
 			STATUS[$lib]=build_failed
-			say "BUILD FAILED: the binaries against ours load $loaded, not a library under $PREFIX"
+			say "BUILD FAILED: the binaries against $lib load $loaded, not a library under $prefix"
 		elif [ "$lib" = starpu ] && [ "${loaded#"$PREFIX"/}" != "$loaded" ]; then
 			STATUS[$lib]=build_failed
 			say "BUILD FAILED: the StarPU binaries load $loaded, which is under our PREFIX"
@@ -160,6 +169,16 @@ else
 	say "  prefix: bench/compare.sh $MODE /path/to/prefix.  Running StarPU alone."
 fi
 
+if [ -n "$BASELINE" ]; then
+	if [ -f "$BASELINE/lib/pkgconfig/starpu-1.4.pc" ]; then
+		LIBS="$LIBS before"
+		build before
+	else
+		say "BASELINE=$BASELINE has no lib/pkgconfig/starpu-1.4.pc; giving up"
+		exit 1
+	fi
+fi
+
 # ------------------------------------------------------------------------ runs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/starpu-compare.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -174,7 +193,7 @@ run() {
 	local prog=$1; shift
 	local envs=(STARPU_SILENT=1 OPENBLAS_NUM_THREADS=1 STARPU_HOME=$TMP/home-$lib
 		    STARPU_NCPU=$NCPU STARPU_SCHED=$SCHED)
-	[ "$lib" = ours ] && envs+=(LD_LIBRARY_PATH=$PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH})
+	[ -n "${LIBPREFIX[$lib]:-}" ] && envs+=(LD_LIBRARY_PATH=${LIBPREFIX[$lib]}/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH})
 	local line rc
 	echo "== lib=$lib rep=$rep sched=$SCHED $prog $*" >>"$ERRLOG"
 	# (the outer braces also catch the shell's own "Aborted"/"Killed" notice)
@@ -206,6 +225,7 @@ fi
 
 RUNLIBS=starpu
 [ "${STATUS[ours]}" = ok ] && RUNLIBS="starpu ours"
+[ "${STATUS[before]:-}" = ok ] && RUNLIBS="$RUNLIBS before"
 
 START=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 for rep in $(seq "$REPS"); do
@@ -215,8 +235,11 @@ for rep in $(seq "$REPS"); do
 		for SCHED in $SCHEDS; do
 			# Which library goes first flips with every configuration and
 			# every repetition, so neither is always first in a pair.
+			# (the run order rotates through the libraries)
 			order=$RUNLIBS
-			if [ "$RUNLIBS" = "starpu ours" ] && [ $(((rep + idx) % 2)) -eq 0 ]; then order="ours starpu"; fi
+			for _ in $(seq $(((rep + idx) % $(echo $RUNLIBS | wc -w)))); do
+				order="${order#* } ${order%% *}"
+			done
 			idx=$((idx + 1))
 			for lib in $order; do
 				run "$lib" "$rep" $cfg
@@ -228,7 +251,7 @@ END=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
 # ---------------------------------------------------------------------- report
 TABLE=$(python3 "$HERE/compare_table.py" --mode "$MODE" --scheds "$SCHEDS" \
-	--ours-status "${STATUS[ours]}" "$RAW")
+	--ours-status "${STATUS[ours]}" ${BASELINE:+--before} "$RAW")
 echo
 echo "$TABLE"
 
@@ -255,6 +278,7 @@ fi
 	echo "- compiler: $(cc --version | head -1)"
 	echo "- StarPU: pkg-config starpu-1.3 ${VERSION[starpu]}, loads ${LIBPATH[starpu]:-?}"
 	echo "- ours: pkg-config starpu-1.4 from $OURS_PCDIR: ${STATUS[ours]}, version ${VERSION[ours]}${LIBPATH[ours]:+, loads ${LIBPATH[ours]}}$OURS_SO"
+	[ -n "$BASELINE" ] && echo "- before: pkg-config starpu-1.4 from $BASELINE/lib/pkgconfig: ${STATUS[before]}, loads ${LIBPATH[before]:-?}"
 	echo "- repository: $GITREV"
 	echo "- settings: STARPU_NCPU=$NCPU, STARPU_SCHED in {$SCHEDS}, STARPU_SILENT=1, OPENBLAS_NUM_THREADS=1, fresh STARPU_HOME per library, REPS=$REPS, libraries alternating run by run"
 	echo

@@ -16,7 +16,7 @@ import argparse
 import statistics
 from collections import OrderedDict
 
-LIBS = ("starpu", "ours")
+LIBS = ("starpu", "ours", "before")
 
 
 def parse(line):
@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--mode", default="small")
     ap.add_argument("--scheds", default="")
     ap.add_argument("--ours-status", default="ok")
+    ap.add_argument("--before", action="store_true",
+                    help="add the columns of a baseline build of ours (lib=before)")
     ap.add_argument("raw", nargs="+")
     o = ap.parse_args()
     metric = "gflops" if o.mode == "cholesky" else "ns_per_task"
@@ -98,13 +100,19 @@ def main():
     else:
         unit = "ns/task"
         ratio_note = "ours/StarPU ns/task (<1: ours faster)"
-    print(f"| benchmark | sched | StarPU {unit} median [min..max] | ours {unit} median [min..max] | ratio {ratio_note} |")
-    print("| --- | --- | --- | --- | --- |")
+    before_head = f" before {unit} median [min..max] | ratio ours/before |" if o.before else ""
+    print(f"| benchmark | sched | StarPU {unit} median [min..max] | ours {unit} median [min..max] | ratio {ratio_note} |{before_head}")
+    print("| --- | --- | --- | --- | --- |" + (" --- | --- |" if o.before else ""))
     for (bench, sched), per in rows.items():
         s_text, s_med = cell(per["starpu"], "ok")
         o_text, o_med = cell(per["ours"], o.ours_status)
         ratio = f"{o_med / s_med:.2f}" if (s_med and o_med is not None) else "-"
-        print(f"| {bench} | {sched} | {s_text} | {o_text} | {ratio} |")
+        extra = ""
+        if o.before:
+            b_text, b_med = cell(per["before"], "ok")
+            b_ratio = f"{o_med / b_med:.2f}" if (b_med and o_med is not None) else "-"
+            extra = f" {b_text} | {b_ratio} |"
+        print(f"| {bench} | {sched} | {s_text} | {o_text} | {ratio} |{extra}")
     if not rows:
         print("| (no runs) | | | | |")
     if probes:

@@ -12,7 +12,9 @@ mkdir -p "$STARPU_HOME" build/examples build/bench
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
 {
 	make -s install PREFIX="$PREFIX"
+	cargo build --release -q -p starpu-examples
 	make -s -C examples/c OUT="$ROOT/build/examples"
+	make -s -C examples/fortran OUT="$ROOT/build/examples/fortran"
 	make -s -C build/bench -f "$ROOT/bench/starpu-api/Makefile" VPATH="$ROOT/bench/starpu-api" \
 		STARPU_PC=starpu-1.4 bench_cholesky
 } >build/make.log 2>&1 || { cat build/make.log; exit 1; }
@@ -40,10 +42,29 @@ run() { # name command...
 }
 
 echo "== main job: libstarpu from $PREFIX, $(nproc) cores, STARPU_NCPU=${STARPU_NCPU:-all}"
+for ex in vector_scal tag_graph cholesky; do
+	run "Rust example $ex" "target/release/$ex"
+done
 for ex in hello_world vector_scal incrementer; do
 	run "C example $ex" "build/examples/$ex"
+done
+for ex in vector_scal matrix partition dynbuf insert_values; do
+	run "Fortran example $ex" "build/examples/fortran/$ex"
+done
+python3 -m pip install -q --no-build-isolation --force-reinstall --no-deps ./bindings/python \
+	>build/pip.log 2>&1 || { cat build/pip.log; exit 1; }
+for ex in examples/python/*.py; do
+	run "Python example $(basename "$ex" .py)" python3 "$ex"
 done
 for sched in eager lws; do
 	STARPU_SCHED=$sched STARPU_NCPU=2 run "Cholesky 2048/256 ($sched)" build/bench/bench_cholesky 2048 256
 done
+echo "== Java examples (starpu-java.jar)"
+if (cd bindings/java && mvn -q -B -ntp -DskipTests package) >build/java.log 2>&1; then
+	examples/java/run.sh || status=1
+else
+	echo "Java examples                FAILED (building the jar)"
+	tail -20 build/java.log
+	status=1
+fi
 exit $status

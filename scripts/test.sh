@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every test: formatting and lints, Rust unit and integration tests (with the C header
-# layout test), the C test programs, and the conformance suite.
+# layout test), the C test programs, the Fortran examples, the conformance suite, then the
+# checkers: the stress test, valgrind memcheck and ThreadSanitizer (quick mode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -20,5 +21,32 @@ echo "== C tests, under each scheduling policy (STARPU_SCHED)"
 SCHEDS="eager prio random ws lws" tests/c/run.sh
 echo "== C tests, one CPU worker (STARPU_NCPU=1)"
 STARPU_NCPU=1 tests/c/run.sh
+echo "== Fortran examples (gfortran, fstarpu_mod.f90 as installed)"
+examples/fortran/run.sh
+echo "== Fortran module: StarPU's routines covered, every bound C symbol in the library"
+bindings/fortran/coverage.sh "$PREFIX/lib/libstarpu-1.4.so"
+echo "== Python face: build and install (pip install ./bindings/python)"
+python3 -m pip install -q --no-build-isolation --force-reinstall --no-deps ./bindings/python
+echo "== Python face tests"
+STARPU_PREFIX=$PREFIX python3 -m pytest bindings/python/tests -q
+echo "== Java: starpu-java.jar and its JUnit suite (Surefire, under -Xcheck:jni)"
+(cd bindings/java && mvn -B -ntp package)
 echo "== conformance suite"
 python3 -m pytest tests/conformance -q
+# The checkers all run, so that one failing does not hide what the others find.
+checks=0
+echo "== stress test (tests/stress/run.sh ci: each policy, 1 and 2 workers)"
+tests/stress/run.sh ci || checks=1
+echo "== valgrind memcheck (scripts/valgrind.sh)"
+if command -v valgrind >/dev/null; then
+	scripts/valgrind.sh || checks=1
+else
+	echo "skipped: valgrind is not installed"
+fi
+echo "== ThreadSanitizer (scripts/tsan.sh quick)"
+if command -v rustup >/dev/null && rustup run nightly rustc --version >/dev/null 2>&1; then
+	scripts/tsan.sh quick || checks=1
+else
+	echo "skipped: no nightly Rust toolchain (rustup)"
+fi
+exit $checks

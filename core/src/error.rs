@@ -56,7 +56,7 @@ impl Error {
     pub fn not_initialized() -> Self {
         Self::new(
             ErrorKind::NotInitialized,
-            "StarPU is not initialized (call starpu_init first, and not after starpu_shutdown)",
+            "the runtime is not running (not initialised yet, or shut down already)",
         )
     }
 

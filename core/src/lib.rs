@@ -22,7 +22,9 @@ pub mod topology;
 pub mod worker;
 
 pub use config::Config;
-pub use data::{AccessMode, DataHandle, Filter};
+pub use data::{AccessMode, DataHandle, ElemKind, Element, Filter};
 pub use error::{Error, ErrorKind, Result};
-pub use runtime::Runtime;
-pub use task::{Access, Codelet, Task, TaskRef, TaskSpec};
+pub use runtime::{init, shutdown, Runtime};
+pub use task::{
+    Access, Codelet, KernelCall, KernelError, KernelResult, Task, TaskBuilder, TaskRef, TaskSpec,
+};

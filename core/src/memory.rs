@@ -18,6 +18,15 @@ pub enum NodeKind {
     CpuRam,
 }
 
+impl NodeKind {
+    /// StarPU's value for this kind (`enum starpu_node_kind`: `STARPU_CPU_RAM` is 1).
+    pub fn starpu_id(self) -> u32 {
+        match self {
+            NodeKind::CpuRam => 1,
+        }
+    }
+}
+
 /// The memory nodes of this machine. Only main RAM for now.
 pub fn node_count() -> usize {
     1

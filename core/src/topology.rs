@@ -1,36 +1,85 @@
 //! The machine's CPUs and how threads are bound to them.
 //!
 //! hwloc (through `hwlocality`) gives the cores and their first processing unit, and binds
-//! threads, as StarPU does. Without the `hwloc` feature the OS's CPU count and
-//! `sched_setaffinity` stand in, so the core still builds where libhwloc is missing.
+//! threads, as StarPU does. The topology is discovered once, by the thread that starts the
+//! runtime, and shared with the workers: building a topology reads the environment, and a
+//! worker doing it while the application calls `setenv` (as `MPI_Init` does) can crash.
+//! Without the `hwloc` feature the OS's CPU count and `sched_setaffinity` stand in, so the
+//! core still builds where libhwloc is missing.
 
 use crate::error::{Error, Result};
 
-/// The logical CPUs worker threads may be bound to, one per core, in topology order.
-#[derive(Debug, Clone)]
+/// The logical CPUs worker threads may be bound to, one per core, in topology order, and
+/// what binding a thread needs.
 pub struct Topology {
     /// OS index of the first processing unit of each core.
     pub core_cpus: Vec<usize>,
+    #[cfg(feature = "hwloc")]
+    hw: Option<hwlocality::Topology>,
+}
+
+impl std::fmt::Debug for Topology {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Topology")
+            .field("core_cpus", &self.core_cpus)
+            .finish()
+    }
 }
 
 impl Topology {
     pub fn detect() -> Topology {
-        let core_cpus = detect_cores().unwrap_or_else(|| {
+        #[cfg(feature = "hwloc")]
+        let hw = hwlocality::Topology::new().ok();
+        #[cfg(feature = "hwloc")]
+        let cores = hw.as_ref().and_then(detect_cores);
+        #[cfg(not(feature = "hwloc"))]
+        let cores: Option<Vec<usize>> = None;
+        let core_cpus = cores.unwrap_or_else(|| {
             let n = std::thread::available_parallelism().map_or(1, |n| n.get());
             (0..n).collect()
         });
-        Topology { core_cpus }
+        Topology {
+            core_cpus,
+            #[cfg(feature = "hwloc")]
+            hw,
+        }
     }
 
     pub fn ncores(&self) -> usize {
         self.core_cpus.len()
     }
+
+    /// Binds the calling thread to logical CPU `cpu`.
+    #[cfg(feature = "hwloc")]
+    pub fn bind_current_thread(&self, cpu: usize) -> Result<()> {
+        use hwlocality::cpu::{binding::CpuBindingFlags, cpuset::CpuSet};
+        let topo = self
+            .hw
+            .as_ref()
+            .ok_or_else(|| Error::no_device("hwloc could not load the machine topology"))?;
+        let set = CpuSet::from_range(cpu..=cpu);
+        topo.bind_cpu(&set, CpuBindingFlags::THREAD)
+            .map_err(|e| Error::invalid(format!("cannot bind thread to CPU {cpu}: {e}")))
+    }
+
+    /// Binds the calling thread to logical CPU `cpu`.
+    #[cfg(not(feature = "hwloc"))]
+    pub fn bind_current_thread(&self, cpu: usize) -> Result<()> {
+        // SAFETY: cpu_set_t is plain data; sched_setaffinity only reads it.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                return Err(Error::invalid(format!("cannot bind thread to CPU {cpu}")));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(feature = "hwloc")]
-fn detect_cores() -> Option<Vec<usize>> {
+fn detect_cores(topo: &hwlocality::Topology) -> Option<Vec<usize>> {
     use hwlocality::object::types::ObjectType;
-    let topo = hwlocality::Topology::new().ok()?;
     // Only the cores this process may run on (taskset, cgroups) count.
     let allowed = topo.allowed_cpuset();
     let cpus: Vec<usize> = topo
@@ -43,42 +92,6 @@ fn detect_cores() -> Option<Vec<usize>> {
         })
         .collect();
     (!cpus.is_empty()).then_some(cpus)
-}
-
-#[cfg(not(feature = "hwloc"))]
-fn detect_cores() -> Option<Vec<usize>> {
-    None
-}
-
-/// Binds the calling thread to logical CPU `cpu`.
-#[cfg(feature = "hwloc")]
-pub fn bind_current_thread(cpu: usize) -> Result<()> {
-    use hwlocality::cpu::{binding::CpuBindingFlags, cpuset::CpuSet};
-    thread_local! {
-        // hwloc topologies are costly to build: one per binding thread, built once.
-        static TOPO: Option<hwlocality::Topology> = hwlocality::Topology::new().ok();
-    }
-    TOPO.with(|topo| {
-        let topo = topo
-            .as_ref()
-            .ok_or_else(|| Error::no_device("hwloc could not load the machine topology"))?;
-        let set = CpuSet::from_range(cpu..=cpu);
-        topo.bind_cpu(&set, CpuBindingFlags::THREAD)
-            .map_err(|e| Error::invalid(format!("cannot bind thread to CPU {cpu}: {e}")))
-    })
-}
-
-#[cfg(not(feature = "hwloc"))]
-pub fn bind_current_thread(cpu: usize) -> Result<()> {
-    // SAFETY: cpu_set_t is plain data; sched_setaffinity only reads it.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpu, &mut set);
-        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-            return Err(Error::invalid(format!("cannot bind thread to CPU {cpu}")));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -95,9 +108,11 @@ mod tests {
     }
 
     #[test]
-    fn binds_to_the_first_core() {
-        let cpu = Topology::detect().core_cpus[0];
-        std::thread::spawn(move || bind_current_thread(cpu).unwrap())
+    fn binds_another_thread_with_the_shared_topology() {
+        let t = std::sync::Arc::new(Topology::detect());
+        let cpu = t.core_cpus[0];
+        let t2 = t.clone();
+        std::thread::spawn(move || t2.bind_current_thread(cpu).unwrap())
             .join()
             .unwrap();
     }

@@ -4,19 +4,51 @@
 //! push wakes a parked worker only when one is parked, so a busy runtime pays one atomic
 //! load per push for wakeups.
 
+use crate::error::{Error, ErrorKind};
 use crate::memory::{NodeId, MAIN_RAM};
 use crate::runtime::Runtime;
 use crate::sched::queue::FifoQueue;
-use std::cell::Cell;
+use crate::task::TaskRef;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
-/// `enum starpu_worker_archtype` values for the kinds this build runs.
+/// The kinds of workers (StarPU's `enum starpu_worker_archtype`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerKind {
     Cpu,
+    Cuda,
+    OpenCl,
+}
+
+impl WorkerKind {
+    /// Every kind, in StarPU's order.
+    pub const ALL: [WorkerKind; 3] = [WorkerKind::Cpu, WorkerKind::Cuda, WorkerKind::OpenCl];
+
+    /// StarPU's value for this kind (`STARPU_CPU_WORKER` ...).
+    pub fn starpu_id(self) -> u32 {
+        match self {
+            WorkerKind::Cpu => 0,
+            WorkerKind::Cuda => 1,
+            WorkerKind::OpenCl => 2,
+        }
+    }
+
+    /// The kind StarPU's value `id` names, if this build knows it.
+    pub fn from_starpu_id(id: u32) -> Option<WorkerKind> {
+        WorkerKind::ALL.into_iter().find(|k| k.starpu_id() == id)
+    }
+
+    /// StarPU's name for the kind (`starpu_worker_get_type_as_string`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkerKind::Cpu => "STARPU_CPU_WORKER",
+            WorkerKind::Cuda => "STARPU_CUDA_WORKER",
+            WorkerKind::OpenCl => "STARPU_OPENCL_WORKER",
+        }
+    }
 }
 
 /// How long an idle worker polls for work before parking.
@@ -70,36 +102,88 @@ impl Worker {
     }
 }
 
+/// What the runtime knows about the current thread. One thread-local for all of it: in a
+/// shared library every thread-local access is a call, and the task path makes several.
+struct ThreadRole {
+    /// The worker this thread is, if it is one.
+    worker: Cell<Option<usize>>,
+    /// Application code called by the runtime is running (blocking calls are refused).
+    in_callback: Cell<bool>,
+    /// The task whose kernel runs on this thread (`starpu_task_get_current`).
+    current_task: RefCell<Option<TaskRef>>,
+}
+
 thread_local! {
-    /// The worker the current thread is, and while a task runs, that task.
-    static CURRENT_WORKER: Cell<Option<usize>> = const { Cell::new(None) };
-    static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
+    static ROLE: ThreadRole = const {
+        ThreadRole {
+            worker: Cell::new(None),
+            in_callback: Cell::new(false),
+            current_task: RefCell::new(None),
+        }
+    };
 }
 
 /// The id of the worker running on this thread, `None` on application threads.
 pub fn current_worker_id() -> Option<usize> {
-    CURRENT_WORKER.with(|c| c.get())
+    ROLE.with(|r| r.worker.get())
 }
 
-/// Whether this thread may block waiting for tasks (it is not a worker).
+/// Whether this thread may block waiting for tasks (it is not a worker, nor in a callback).
 pub fn may_block() -> bool {
-    current_worker_id().is_none() && !IN_CALLBACK.with(|c| c.get())
+    ROLE.with(|r| r.worker.get().is_none() && !r.in_callback.get())
 }
 
-/// Runs `f` marked as inside a callback (where blocking calls are refused).
-pub(crate) fn as_callback<R>(f: impl FnOnce() -> R) -> R {
-    let prev = IN_CALLBACK.with(|c| c.replace(true));
-    let r = f();
-    IN_CALLBACK.with(|c| c.set(prev));
-    r
+/// The task whose kernel is running on the calling thread.
+pub fn current_task() -> Option<TaskRef> {
+    ROLE.with(|r| r.current_task.borrow().clone())
+}
+
+/// Runs application code `f` as a callback: blocking calls are refused inside it, and a
+/// panic is caught and returned as an error naming `what` (a failed Python or Java callback
+/// must not kill the worker thread that runs it). With `task`, `f` is that task's kernel
+/// (`current_task` answers it meanwhile).
+pub(crate) fn as_callback<R>(
+    what: &str,
+    task: Option<&TaskRef>,
+    f: impl FnOnce() -> R,
+) -> Result<R, Error> {
+    ROLE.with(|role| {
+        let prev = role.in_callback.replace(true);
+        if let Some(t) = task {
+            *role.current_task.borrow_mut() = Some(t.clone());
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+        if task.is_some() {
+            *role.current_task.borrow_mut() = None;
+        }
+        role.in_callback.set(prev);
+        r.map_err(|p| {
+            Error::new(
+                ErrorKind::TaskFailed,
+                format!("{what} panicked: {}", panic_message(&*p)),
+            )
+        })
+    })
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".into()
+    }
 }
 
 /// The body of a worker thread.
-pub(crate) fn run(rt: &'static Runtime, id: usize) {
-    CURRENT_WORKER.with(|c| c.set(Some(id)));
+pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
+    let rt = &rt;
+    ROLE.with(|r| r.worker.set(Some(id)));
     let me = &rt.workers[id];
     if let Some(cpu) = me.cpu {
-        if let Err(e) = crate::topology::bind_current_thread(cpu) {
+        if let Err(e) = rt.topology.bind_current_thread(cpu) {
             rt.warn(&format!("worker {id}: {e}"));
         }
     }
@@ -117,7 +201,7 @@ pub(crate) fn run(rt: &'static Runtime, id: usize) {
         }
         park(rt, id);
     }
-    CURRENT_WORKER.with(|c| c.set(None));
+    ROLE.with(|r| r.worker.set(None));
 }
 
 fn spin_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {

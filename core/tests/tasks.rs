@@ -1,14 +1,14 @@
-//! End-to-end behaviour of the core through its Rust API: tasks run, dependencies order
-//! them, waits wait, errors are reported.
+//! End-to-end behaviour of the core through its safe Rust API: tasks run, dependencies order
+//! them, waits wait. No `unsafe` here: this is how a Rust application uses the runtime.
 
-use starpu_core::data::interfaces::{VariableInterface, VectorInterface};
 use starpu_core::data::AcquireNode;
-use starpu_core::task::{KernelCall, KernelError};
-use starpu_core::{Access, AccessMode, Codelet, Config, ErrorKind, Runtime, Task, TaskSpec};
+use starpu_core::task::TaskSlot;
+use starpu_core::{AccessMode, Codelet, Config, ErrorKind, KernelCall, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-fn runtime(ncpus: usize, sched: &str) -> &'static Runtime {
+fn runtime(ncpus: usize, sched: &str) -> Arc<Runtime> {
     Runtime::start(Config {
         ncpus: Some(ncpus),
         sched_policy: Some(sched.into()),
@@ -20,63 +20,29 @@ fn runtime(ncpus: usize, sched: &str) -> &'static Runtime {
 
 fn codelet(
     modes: &[AccessMode],
-    f: impl Fn(&KernelCall) -> Result<(), KernelError> + Send + Sync + 'static,
+    f: impl Fn(&KernelCall) -> starpu_core::task::KernelResult + Send + Sync + 'static,
 ) -> Arc<Codelet> {
-    Arc::new(Codelet {
-        name: Some("test".into()),
-        cpu_funcs: vec![Arc::new(f)],
-        nbuffers: Some(modes.len()),
-        modes: modes.to_vec(),
-        ..Default::default()
-    })
-}
-
-fn spec(cl: &Arc<Codelet>, accesses: Vec<(&starpu_core::DataHandle, AccessMode)>) -> TaskSpec {
-    TaskSpec {
-        codelet: Some(cl.clone()),
-        accesses: accesses
-            .into_iter()
-            .map(|(h, mode)| Access {
-                handle: h.clone(),
-                mode,
-                sequential: true,
-            })
-            .collect(),
-        detached: true,
-        ..Default::default()
-    }
-}
-
-fn var_ptr(call: &KernelCall, i: usize) -> *mut u64 {
-    call.interface::<VariableInterface>(i).unwrap().ptr as *mut u64
+    Arc::new(Codelet::new("test").modes(modes.iter().copied()).cpu(f))
 }
 
 #[test]
 fn chain_of_read_write_tasks_runs_in_order() {
     for sched in ["eager", "prio", "random", "ws", "lws"] {
         let rt = runtime(2, sched);
-        let mut value: u64 = 0;
-        let h = rt
-            .register(
-                Some(0),
-                VariableInterface::new(&mut value as *mut u64 as usize, 8),
-            )
-            .unwrap();
+        let h = rt.register_variable(0u64).unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
         let o = order.clone();
         let cl = codelet(&[AccessMode::RW], move |call| {
-            let p = var_ptr(call, 0);
-            unsafe { *p += 1 };
-            o.lock().unwrap().push(unsafe { *p });
+            let mut x = call.variable_mut::<u64>(0)?;
+            *x += 1;
+            o.lock().unwrap().push(*x);
             Ok(())
         });
         for _ in 0..500 {
-            rt.submit(&Task::new(), spec(&cl, vec![(&h, AccessMode::RW)]))
-                .unwrap();
+            rt.task(&cl).buffer(&h, AccessMode::RW).submit().unwrap();
         }
         rt.wait_for_all().unwrap();
-        rt.unregister(&h, true).unwrap();
-        assert_eq!(value, 500, "{sched}");
+        assert_eq!(rt.unregister_take::<u64>(&h).unwrap(), 500, "{sched}");
         assert_eq!(
             *order.lock().unwrap(),
             (1..=500).collect::<Vec<_>>(),
@@ -89,32 +55,23 @@ fn chain_of_read_write_tasks_runs_in_order() {
 #[test]
 fn readers_see_the_writer_before_them_and_writer_waits_for_readers() {
     let rt = runtime(2, "lws");
-    let mut value: u64 = 0;
-    let h = rt
-        .register(
-            Some(0),
-            VariableInterface::new(&mut value as *mut u64 as usize, 8),
-        )
-        .unwrap();
+    let h = rt.register_variable(0u64).unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s = seen.clone();
     let read = codelet(&[AccessMode::R], move |call| {
-        s.lock().unwrap().push(unsafe { *var_ptr(call, 0) });
+        s.lock().unwrap().push(*call.variable::<u64>(0)?);
         Ok(())
     });
     let write = codelet(&[AccessMode::W], |call| {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-        unsafe { *var_ptr(call, 0) += 10 };
+        std::thread::sleep(Duration::from_millis(1));
+        *call.variable_mut::<u64>(0)? += 10;
         Ok(())
     });
-    for round in 0..5 {
-        rt.submit(&Task::new(), spec(&write, vec![(&h, AccessMode::W)]))
-            .unwrap();
+    for _ in 0..5 {
+        rt.task(&write).buffer(&h, AccessMode::W).submit().unwrap();
         for _ in 0..4 {
-            rt.submit(&Task::new(), spec(&read, vec![(&h, AccessMode::R)]))
-                .unwrap();
+            rt.task(&read).buffer(&h, AccessMode::R).submit().unwrap();
         }
-        let _ = round;
     }
     rt.wait_for_all().unwrap();
     let mut got = seen.lock().unwrap().clone();
@@ -136,23 +93,29 @@ fn explicit_dependencies_and_task_wait() {
             Ok(())
         })
     };
-    let (a, b, c) = (Task::new(), Task::new(), Task::new());
-    // c waits for b, b for a; submitted in reverse order.
-    b.add_dependency(&a).unwrap();
-    c.add_dependency(&b).unwrap();
-    let s = |cl: Arc<Codelet>| TaskSpec {
-        codelet: Some(cl),
-        ..Default::default()
-    };
-    rt.submit(&c, s(mk("c"))).unwrap();
-    rt.submit(&b, s(mk("b"))).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    let a = rt.task(&mk("a")).detach(false);
+    let b = rt.task(&mk("b")).after(a.task());
+    let c = rt.task(&mk("c")).after(b.task()).detach(false);
+    // Submitted in reverse order: c waits for b, b for a.
+    let c = c.submit().unwrap();
+    b.submit().unwrap();
+    std::thread::sleep(Duration::from_millis(20));
     assert!(log.lock().unwrap().is_empty(), "nothing runs before a");
-    rt.submit(&a, s(mk("a"))).unwrap();
-    rt.wait_task(&c).unwrap();
+    let a = a.submit().unwrap();
+    rt.wait(&c).unwrap();
     assert_eq!(*log.lock().unwrap(), vec!["a", "b", "c"]);
-    let e = rt.submit(&a, s(mk("again"))).unwrap_err();
+    let e = rt.task_for(a, Some(mk("again"))).submit().unwrap_err();
     assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    rt.shutdown();
+}
+
+#[test]
+fn detached_tasks_cannot_be_waited_for() {
+    let rt = runtime(1, "eager");
+    let t = rt.task(&codelet(&[], |_| Ok(()))).submit().unwrap();
+    let e = rt.wait(&t).unwrap_err();
+    assert!(e.message.contains("detached"), "{}", e.message);
+    rt.wait_for_all().unwrap();
     rt.shutdown();
 }
 
@@ -165,15 +128,9 @@ fn tags_order_tasks_and_can_be_waited_for() {
         nn.fetch_add(1, Ordering::SeqCst);
         Ok(())
     });
-    rt.tags.declare_deps(2, &[1]);
-    let t2 = TaskSpec {
-        codelet: Some(cl.clone()),
-        tag: Some(2),
-        detached: true,
-        ..Default::default()
-    };
-    rt.submit(&Task::new(), t2).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(10));
+    rt.tags.declare_deps(2, &[1]).unwrap();
+    rt.task(&cl).tag(2).submit().unwrap();
+    std::thread::sleep(Duration::from_millis(10));
     assert_eq!(n.load(Ordering::SeqCst), 0);
     rt.tag_notify(1);
     rt.tag_wait(&[2]).unwrap();
@@ -184,142 +141,41 @@ fn tags_order_tasks_and_can_be_waited_for() {
 #[test]
 fn acquire_waits_for_writers_and_blocks_later_tasks() {
     let rt = runtime(2, "lws");
-    let mut v = vec![0.0f64; 16];
-    let h = rt
-        .register(
-            Some(0),
-            VectorInterface::new(v.as_mut_ptr() as usize, 16, 8),
-        )
-        .unwrap();
-    let fill = codelet(&[AccessMode::W], |call| {
-        let d = call.interface::<VectorInterface>(0).unwrap();
-        assert!(call.interface::<VariableInterface>(0).is_none());
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        let s = unsafe { std::slice::from_raw_parts_mut(d.ptr as *mut f64, d.nx as usize) };
-        s.iter_mut().for_each(|x| *x += 1.0);
+    let h = rt.register_vector(vec![0.0f64; 16]).unwrap();
+    let fill = codelet(&[AccessMode::RW], |call| {
+        assert!(
+            call.variable::<f64>(0).is_err(),
+            "a vector is not a variable"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        call.vector_mut::<f64>(0)?
+            .iter_mut()
+            .for_each(|x| *x += 1.0);
         Ok(())
     });
-    rt.submit(&Task::new(), spec(&fill, vec![(&h, AccessMode::W)]))
-        .unwrap();
-    rt.acquire(&h, AcquireNode::Node(0), AccessMode::RW)
-        .unwrap();
-    assert_eq!(v[15], 1.0, "acquire returned after the writer");
-    rt.submit(&Task::new(), spec(&fill, vec![(&h, AccessMode::W)]))
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    assert_eq!(v[0], 1.0, "the later task waits for the release");
-    rt.release(&h).unwrap();
-    rt.wait_for_all().unwrap();
-    assert_eq!(v[0], 2.0);
-    assert!(rt.release(&h).is_err(), "nothing left to release");
-    rt.unregister(&h, true).unwrap();
-    rt.shutdown();
-}
-
-#[test]
-fn bad_submissions_are_refused_and_change_nothing() {
-    let rt = runtime(1, "eager");
-    let mut x: u64 = 7;
-    let h = rt
-        .register(
-            Some(0),
-            VariableInterface::new(&mut x as *mut u64 as usize, 8),
-        )
-        .unwrap();
-    let cl = codelet(&[AccessMode::RW], |call| {
-        unsafe { *var_ptr(call, 0) += 1 };
-        Ok(())
-    });
-    let too_many = spec(&cl, vec![(&h, AccessMode::RW), (&h, AccessMode::RW)]);
-    let e = rt.submit(&Task::new(), too_many).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::InvalidArgument);
-    assert!(e.message.contains("declares 1 buffer"), "{}", e.message);
-    let no_impl = Arc::new(Codelet {
-        nbuffers: Some(0),
-        where_mask: starpu_core::task::where_mask::CUDA,
-        ..Default::default()
-    });
-    let e = rt
-        .submit(
-            &Task::new(),
-            TaskSpec {
-                codelet: Some(no_impl),
-                ..Default::default()
-            },
-        )
-        .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::NoDevice);
-    rt.submit(&Task::new(), spec(&cl, vec![(&h, AccessMode::RW)]))
-        .unwrap();
-    rt.wait_for_all().unwrap();
-    assert_eq!(x, 8, "the valid task still ran once");
-    rt.unregister(&h, true).unwrap();
-    let e = rt
-        .submit(&Task::new(), spec(&cl, vec![(&h, AccessMode::RW)]))
-        .unwrap_err();
-    assert!(e.message.contains("not registered"), "{}", e.message);
-    rt.shutdown();
-}
-
-#[test]
-fn failing_kernel_fails_its_task_only() {
-    let rt = runtime(2, "lws");
-    let bad = codelet(&[], |_| Err(KernelError("boom".into())));
-    let t = Task::new();
-    rt.submit(
-        &t,
-        TaskSpec {
-            codelet: Some(bad),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let e = rt.wait_task(&t).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::TaskFailed);
-    assert!(e.message.contains("boom"));
-    let panicking = codelet(&[], |_| panic!("kernel bug"));
-    let t = Task::new();
-    rt.submit(
-        &t,
-        TaskSpec {
-            codelet: Some(panicking),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    assert!(rt.wait_task(&t).unwrap_err().message.contains("kernel bug"));
-    let ok = codelet(&[], |_| Ok(()));
-    let t = Task::new();
-    rt.submit(
-        &t,
-        TaskSpec {
-            codelet: Some(ok),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    rt.wait_task(&t).unwrap();
-    rt.shutdown();
-}
-
-#[test]
-fn home_less_data_is_allocated_on_first_use() {
-    let rt = runtime(2, "eager");
-    let h = rt.register(None, VectorInterface::new(0, 4, 8)).unwrap();
-    assert!(!h.is_allocated_on(0));
-    let set = codelet(&[AccessMode::W], |call| {
-        let d = call.interface::<VectorInterface>(0).unwrap();
-        let s = unsafe { std::slice::from_raw_parts_mut(d.ptr as *mut f64, 4) };
-        s.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
-        Ok(())
-    });
-    rt.submit(&Task::new(), spec(&set, vec![(&h, AccessMode::W)]))
-        .unwrap();
+    let peek = |h: &starpu_core::DataHandle| {
+        let v = Arc::new(Mutex::new(Vec::new()));
+        let out = v.clone();
+        let cl = codelet(&[AccessMode::R], move |call| {
+            *out.lock().unwrap() = call.vector::<f64>(0)?.to_vec();
+            Ok(())
+        });
+        rt.task(&cl)
+            .buffer(h, AccessMode::R)
+            .synchronous(true)
+            .submit()
+            .unwrap();
+        let got = v.lock().unwrap().clone();
+        got
+    };
+    rt.task(&fill).buffer(&h, AccessMode::RW).submit().unwrap();
     rt.acquire(&h, AcquireNode::Node(0), AccessMode::R).unwrap();
-    let d: VectorInterface = h.interface(0).unwrap();
-    let s = unsafe { std::slice::from_raw_parts(d.ptr as *const f64, 4) };
-    assert_eq!(s, &[1.0, 2.0, 3.0, 4.0]);
+    rt.task(&fill).buffer(&h, AccessMode::RW).submit().unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(rt.nsubmitted(), 1, "the later task waits for the release");
     rt.release(&h).unwrap();
+    assert_eq!(peek(&h), vec![2.0; 16]);
+    assert!(rt.release(&h).is_err(), "nothing left to release");
     rt.unregister(&h, true).unwrap();
     rt.shutdown();
 }
@@ -335,16 +191,12 @@ fn tasks_released_together_run_in_priority_order() {
             o.lock().unwrap().push(i);
             Ok(())
         });
-        let t = Task::new();
-        rt.tags.declare_deps(100 + i as u64, &[99]);
-        let spec = TaskSpec {
-            codelet: Some(cl),
-            priority: p,
-            tag: Some(100 + i as u64),
-            detached: true,
-            ..Default::default()
-        };
-        rt.submit(&t, spec).unwrap();
+        rt.tags.declare_deps(100 + i as u64, &[99]).unwrap();
+        rt.task(&cl)
+            .priority(p)
+            .tag(100 + i as u64)
+            .submit()
+            .unwrap();
     }
     rt.tag_notify(99);
     rt.wait_for_all().unwrap();
@@ -354,21 +206,83 @@ fn tasks_released_together_run_in_priority_order() {
 }
 
 #[test]
+fn callbacks_prologues_and_completion_closures_run_in_order() {
+    let rt = runtime(2, "eager");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let (l1, l2, l3, l4) = (log.clone(), log.clone(), log.clone(), log.clone());
+    let cl = codelet(&[], move |_| {
+        l1.lock().unwrap().push("kernel");
+        Ok(())
+    });
+    let t = rt
+        .task(&cl)
+        .prologue(move || l2.lock().unwrap().push("prologue"))
+        .callback(move |_| l3.lock().unwrap().push("callback"))
+        .on_terminated(move |t| {
+            assert!(t.is_terminated());
+            l4.lock().unwrap().push("terminated")
+        })
+        .detach(false)
+        .submit()
+        .unwrap();
+    rt.wait(&t).unwrap();
+    assert_eq!(
+        *log.lock().unwrap(),
+        vec!["prologue", "kernel", "callback", "terminated"]
+    );
+    // Registered after the end: runs at once.
+    let l5 = log.clone();
+    t.on_terminated(move |_| l5.lock().unwrap().push("late"));
+    assert_eq!(log.lock().unwrap().last(), Some(&"late"));
+    rt.shutdown();
+}
+
+#[test]
+fn a_task_slot_is_submitted_again_only_once_its_previous_submission_completed() {
+    let rt = runtime(1, "eager");
+    let gate = Arc::new(Mutex::new(()));
+    let held = gate.lock().unwrap();
+    let g = gate.clone();
+    let cl = codelet(&[], move |_| {
+        drop(g.lock().unwrap());
+        Ok(())
+    });
+    let slot = TaskSlot::default();
+    rt.task_for(slot.prepare().unwrap(), Some(cl.clone()))
+        .submit()
+        .unwrap();
+    let e = slot.prepare().unwrap_err();
+    assert!(e.message.contains("before its previous submission ended"));
+    drop(held);
+    rt.wait_for_all().unwrap();
+    let again = slot.prepare().unwrap();
+    rt.task_for(again, Some(cl)).submit().unwrap();
+    rt.wait_for_all().unwrap();
+    assert_eq!(rt.tasks_executed(), 2);
+    rt.shutdown();
+}
+
+#[test]
 fn unregistering_acquired_data_is_refused_instead_of_hanging() {
     let rt = runtime(1, "eager");
-    let mut x: u64 = 1;
-    let h = rt
-        .register(
-            Some(0),
-            VariableInterface::new(&mut x as *mut u64 as usize, 8),
-        )
-        .unwrap();
+    let h = rt.register_variable(1u64).unwrap();
     rt.acquire(&h, AcquireNode::Node(0), AccessMode::R).unwrap();
     let e = rt.unregister(&h, true).unwrap_err();
     assert!(e.message.contains("release it"), "{}", e.message);
     rt.release(&h).unwrap();
     rt.unregister(&h, true).unwrap();
     rt.shutdown();
+}
+
+#[test]
+fn shutdown_returns_while_data_is_still_acquired() {
+    let rt = runtime(1, "eager");
+    let h = rt.register_variable(1u64).unwrap();
+    rt.acquire(&h, AcquireNode::Node(0), AccessMode::R).unwrap();
+    assert!(rt.unregister(&h, true).is_err());
+    rt.wait_for_all().unwrap();
+    rt.shutdown();
+    assert!(!rt.is_running());
 }
 
 #[test]
@@ -382,14 +296,9 @@ fn paused_workers_take_no_task_until_resumed() {
     });
     rt.pause();
     for _ in 0..10 {
-        let spec = TaskSpec {
-            codelet: Some(cl.clone()),
-            detached: true,
-            ..Default::default()
-        };
-        rt.submit(&Task::new(), spec).unwrap();
+        rt.task(&cl).submit().unwrap();
     }
-    std::thread::sleep(std::time::Duration::from_millis(30));
+    std::thread::sleep(Duration::from_millis(30));
     assert_eq!(n.load(Ordering::SeqCst), 0);
     rt.resume();
     rt.wait_for_all().unwrap();
@@ -415,17 +324,12 @@ fn submission_blocks_while_too_many_tasks_are_pending() {
     })
     .unwrap();
     let cl = codelet(&[], |_| {
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        std::thread::sleep(Duration::from_millis(1));
         Ok(())
     });
     let mut most = 0;
     for _ in 0..20 {
-        let spec = TaskSpec {
-            codelet: Some(cl.clone()),
-            detached: true,
-            ..Default::default()
-        };
-        rt.submit(&Task::new(), spec).unwrap();
+        rt.task(&cl).submit().unwrap();
         most = most.max(rt.nsubmitted());
     }
     rt.wait_for_all().unwrap();
@@ -448,17 +352,86 @@ fn disabled_kernels_are_not_called_but_tasks_complete() {
         c.fetch_add(1, Ordering::SeqCst);
         Ok(())
     });
-    let t = Task::new();
-    rt.submit(
-        &t,
-        TaskSpec {
-            codelet: Some(cl),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    rt.wait_task(&t).unwrap();
+    let t = rt.task(&cl).detach(false).submit().unwrap();
+    rt.wait(&t).unwrap();
     assert_eq!(called.load(Ordering::SeqCst), 0);
     assert_eq!(rt.tasks_executed(), 1);
+    rt.shutdown();
+}
+
+#[test]
+fn a_shut_down_runtime_is_freed() {
+    let rt = runtime(2, "lws");
+    let h = rt.register_variable(0i32).unwrap();
+    let cl = codelet(&[AccessMode::RW], |call| {
+        *call.variable_mut::<i32>(0)? += 1;
+        Ok(())
+    });
+    rt.task(&cl).buffer(&h, AccessMode::RW).submit().unwrap();
+    assert_eq!(rt.unregister_take::<i32>(&h).unwrap(), 1);
+    let weak = Arc::downgrade(&rt);
+    rt.shutdown();
+    drop(rt);
+    assert!(
+        weak.upgrade().is_none(),
+        "workers and tasks let go of the runtime"
+    );
+}
+
+#[test]
+fn a_task_holding_its_own_end_lets_its_child_use_the_data_first() {
+    let rt = runtime(2, "lws");
+    let x = rt.register_variable(1i64).unwrap();
+    let affine = |k: i64| {
+        Arc::new(
+            Codelet::new("affine")
+                .modes([AccessMode::RW])
+                .cpu(move |call| {
+                    let mut v = call.variable_mut::<i64>(0)?;
+                    *v = 3 * *v + k;
+                    Ok(())
+                }),
+        )
+    };
+    let child_cl = affine(2);
+    let (inner, xc) = (rt.clone(), x.clone());
+    let parent_cl = Arc::new(
+        Codelet::new("parent")
+            .modes([AccessMode::RW])
+            .cpu(move |call| {
+                let mut v = call.variable_mut::<i64>(0)?;
+                *v = 3 * *v + 1;
+                let me = starpu_core::task::current_task().expect("inside a task");
+                me.end_dep_add(1);
+                let (rt2, me2) = (inner.clone(), me.clone());
+                inner
+                    .task(&child_cl)
+                    .buffer(&xc, AccessMode::RW)
+                    .callback(move |_| starpu_core::task::end_dep_release(&rt2, &me2))
+                    .submit()?;
+                Ok(())
+            }),
+    );
+    let t = rt
+        .task(&parent_cl)
+        .buffer(&x, AccessMode::RW)
+        .detach(false)
+        .submit()
+        .unwrap();
+    rt.wait(&t).unwrap();
+    // The child ran on the data before the parent ended.
+    let x_now = Arc::new(Mutex::new(0));
+    let o = x_now.clone();
+    let read = codelet(&[AccessMode::R], move |call| {
+        *o.lock().unwrap() = *call.variable::<i64>(0)?;
+        Ok(())
+    });
+    rt.task(&read)
+        .buffer(&x, AccessMode::R)
+        .synchronous(true)
+        .submit()
+        .unwrap();
+    assert_eq!(*x_now.lock().unwrap(), 3 * 4 + 2);
+    rt.unregister(&x, true).unwrap();
     rt.shutdown();
 }

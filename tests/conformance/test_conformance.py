@@ -1,8 +1,10 @@
 """The shared conformance suite: every scenario through every driver.
 
-One test per (driver, scenario): the driver executes scenarios/<name>.scn through its
-language's StarPU API and its stdout must equal the scenario's `>` lines. The format and
-the environment variables are described in README.md next to this file.
+One test per (driver, scenario). The harness turns scenarios/<name>.scn into a plan
+(`repeat` expanded, observations replaced by `clock`), runs the driver on it, renders the
+observations from the events the driver printed, and compares the result with the
+scenario's `>` lines. The protocol, the format and the environment variables are
+described in README.md next to this file; the pure parts live in conformance.py.
 
     python3 -m pytest tests/conformance                        # ours (STARPU_PREFIX)
     STARPU_PC=starpu-1.3 python3 -m pytest tests/conformance    # Debian's StarPU 1.3
@@ -14,55 +16,26 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
+
+from conformance import (Scenario, ScenarioError, load_scenario, map_plan_lines, missing,
+                         needs, parse_capabilities, parse_output, parse_scenario, plan_line_of,
+                         render)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SCENARIOS = sorted((HERE / "scenarios").glob("*.scn"))
 TIMEOUT = float(os.environ.get("STARPU_CONFORMANCE_TIMEOUT", "120"))
 
-# Exit status a driver uses when its language face cannot express an operation.
+# Exit statuses of a driver: a malformed plan line, an operation its face cannot express.
+EXIT_SCENARIO_ERROR = 2
 EXIT_UNSUPPORTED = 77
-
-
-# --------------------------------------------------------------------------------------
-# Scenarios
-
-
-@dataclass
-class Scenario:
-    path: Path
-    expected: list  # the `>` lines, in order
-    divergent: dict  # implementation tag -> reason
-    timeout: float
-
-    @property
-    def name(self) -> str:
-        return self.path.stem
-
-
-def load_scenario(path: Path) -> Scenario:
-    expected, divergent, timeout = [], {}, TIMEOUT
-    for lineno, raw in enumerate(path.read_text().splitlines(), 1):
-        line = raw.strip()
-        if line.startswith(">"):
-            # "> text": the text after one blank; a bare ">" is an empty line.
-            expected.append(line[2:].rstrip() if line.startswith("> ") else line[1:].rstrip())
-        elif line.startswith("@divergent"):
-            m = re.match(r"@divergent\s+(\S+?):\s*(.*)$", line)
-            if not m:
-                raise ValueError(f"{path}:{lineno}: expected '@divergent TAG: reason'")
-            divergent[m.group(1)] = m.group(2)
-        elif line.startswith("@timeout"):
-            timeout = max(timeout, float(line.split()[1]))
-        elif line.startswith("@"):
-            raise ValueError(f"{path}:{lineno}: unknown metadata line {line!r}")
-    return Scenario(path, expected, divergent, timeout)
 
 
 # --------------------------------------------------------------------------------------
@@ -73,11 +46,13 @@ def load_scenario(path: Path) -> Scenario:
 class Built:
     """The outcome of building a driver once per session."""
 
-    command: Optional[list] = None  # argv prefix; the scenario path is appended
+    command: Optional[list] = None  # argv prefix; the plan file's path is appended
+    env: dict = field(default_factory=dict)  # extra environment for the driver
     implementation: str = "ours"  # tag matched against @divergent lines
     description: str = ""  # what it runs against, for messages
     skip: Optional[str] = None  # toolchain missing: skip with this reason
     error: Optional[str] = None  # build failed: every test of this driver fails
+    capabilities: set = field(default_factory=set)  # from `DRIVER --capabilities`
 
 
 @dataclass
@@ -86,13 +61,17 @@ class Driver:
     tools: list  # programs that must be on PATH, else the driver is skipped
     build: Callable[["Driver"], Built]
 
+    @property
+    def src(self) -> Path:
+        return HERE / "drivers" / self.name
+
 
 def run(cmd, env=None, cwd=None):
     return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
 
 
-def _c_library_env():
-    """PKG_CONFIG_PATH for the library STARPU_PC names (see README.md)."""
+def library_env():
+    """(pkg-config name, our prefix, environment) for the library STARPU_PC names."""
     pc = os.environ.get("STARPU_PC", "starpu-1.4")
     prefix = Path(os.environ.get("STARPU_PREFIX", REPO / "build" / "install"))
     ours_pc_dir = str(prefix / "lib" / "pkgconfig")
@@ -119,11 +98,12 @@ def implementation_tag(version: str) -> str:
     return "ours"
 
 
-def build_c(driver: Driver) -> Built:
-    pc, prefix, env = _c_library_env()
-    cc = os.environ.get("CC", "cc")
-    if not shutil.which(cc.split()[0]):
-        return Built(skip=f"no C compiler ({cc})")
+def build_with_make(driver: Driver) -> Built:
+    """A driver compiled by its Makefile against the StarPU pkg-config finds.
+
+    `make -s STARPU_PC=<pc> BUILD=<dir>` in drivers/<name>/ must produce <dir>/driver;
+    the folder is drivers/<name>/build/<pc> (git-ignored)."""
+    pc, prefix, env = library_env()
     if run(["pkg-config", "--exists", pc], env=env).returncode != 0:
         hint = (
             f"our library is not installed under STARPU_PREFIX={prefix}: "
@@ -135,38 +115,130 @@ def build_c(driver: Driver) -> Built:
                      f"(PKG_CONFIG_PATH={env['PKG_CONFIG_PATH']!r}): {hint}")
     version = run(["pkg-config", "--modversion", pc], env=env).stdout.strip()
     libdir = run(["pkg-config", "--variable=libdir", pc], env=env).stdout.strip()
-    src = HERE / "drivers" / "c"
-    build_dir = src / "build" / pc
+    build_dir = driver.src / "build" / pc
     build_dir.mkdir(parents=True, exist_ok=True)
     # One build at a time (pytest-xdist workers share the build folder).
     with open(build_dir.parent / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        proc = run(["make", "-s", f"STARPU_PC={pc}", f"BUILD={build_dir}"], env=env, cwd=src)
+        proc = run(["make", "-s", f"STARPU_PC={pc}", f"BUILD={build_dir}"], env=env,
+                   cwd=driver.src)
     description = f"{pc} {version} from {libdir}"
     if proc.returncode != 0:
-        return Built(error=f"building the C driver against {description} failed:\n"
-                     f"{proc.stdout}{proc.stderr}")
+        return Built(error=f"building the {driver.name} driver against {description} "
+                     f"failed:\n{proc.stdout}{proc.stderr}")
     return Built(command=[str(build_dir / "driver")],
                  implementation=implementation_tag(version), description=description)
 
 
-# The driver table: name -> tools needed, build step (which gives the command).
-# Python, Java and Fortran drivers will be added here.
+def build_c(driver: Driver) -> Built:
+    cc = os.environ.get("CC", "cc")
+    if not shutil.which(cc.split()[0]):
+        return Built(skip=f"no C compiler ({cc})")
+    return build_with_make(driver)
+
+
+def build_rust(driver: Driver) -> Built:
+    """The Rust driver: scenarios through starpu-core's safe API (always our runtime)."""
+    pc, _, _ = library_env()
+    if pc != "starpu-1.4":
+        return Built(skip=f"the Rust driver runs our core only (STARPU_PC={pc})")
+    proc = run(["cargo", "build", "--release", "-q", "-p", "starpu-conformance-rust"], cwd=REPO)
+    if proc.returncode != 0:
+        return Built(error=f"building the Rust driver failed:\n{proc.stdout}{proc.stderr}")
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    return Built(command=[str(target / "release" / "starpu-conformance-rust")],
+                 description="starpu-core's Rust API")
+
+
+def build_fortran(driver: Driver) -> Built:
+    """fstarpu_mod.f90 from the library's prefix and the driver, with gfortran. The driver
+    uses our module's extensions (fstarpu_task_insert_ret, fstarpu_task_build, ...: StarPU's
+    module cannot set a task's fields nor return these error codes), so it runs on ours."""
+    pc, _, _ = library_env()
+    if pc != "starpu-1.4":
+        return Built(skip=f"the fortran driver needs our fstarpu_mod extensions, not {pc}'s module")
+    return build_with_make(driver)
+
+
+def build_python(driver: Driver) -> Built:
+    """The Python face: the installed `starpu` module (`pip install ./bindings/python`),
+    run by this interpreter. It exists only on our runtime."""
+    check = run([sys.executable, "-c", "import starpu, numpy; print(starpu.__file__)"])
+    if check.returncode != 0:
+        return Built(error="the starpu Python module (with numpy) cannot be imported: "
+                     "`pip install ./bindings/python numpy`\n" + check.stderr)
+    return Built(command=[sys.executable, str(driver.src / "driver.py")],
+                 implementation="ours",
+                 description=f"Python face from {check.stdout.strip()}")
+
+
+def build_java(driver: Driver) -> Built:
+    """The Java driver, compiled against starpu-java.jar (built by Maven when missing)."""
+    jar_dir = REPO / "bindings" / "java" / "target"
+    jars = sorted(jar_dir.glob("starpu-java-*.jar"))
+    build_dir = driver.src / "build"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    with open(build_dir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not jars:
+            proc = run(["mvn", "-q", "-B", "-ntp", "-DskipTests", "package"],
+                       cwd=REPO / "bindings" / "java")
+            jars = sorted(jar_dir.glob("starpu-java-*.jar"))
+            if proc.returncode != 0 or not jars:
+                return Built(error=f"building starpu-java.jar failed:\n{proc.stdout}{proc.stderr}")
+        proc = run(["javac", "-Xlint:none", "-d", str(build_dir), "-cp", str(jars[-1]),
+                    str(driver.src / "Driver.java")])
+    if proc.returncode != 0:
+        return Built(error=f"compiling the Java driver failed:\n{proc.stdout}{proc.stderr}")
+    classpath = f"{jars[-1]}:{build_dir}"
+    return Built(command=["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classpath,
+                          "Driver"], description=f"Java face ({jars[-1].name})")
+
+
+# The driver table: name -> tools needed, build step (which gives the command). Adding a
+# driver is one entry here plus its sources under drivers/<name>/ (README.md, "Adding a
+# driver").
 DRIVERS = {
     "c": Driver("c", tools=["make", "pkg-config"], build=build_c),
+    "rust": Driver("rust", tools=["cargo"], build=build_rust),
+    "fortran": Driver("fortran", tools=["make", "pkg-config", "gfortran"], build=build_fortran),
+    "python": Driver("python", tools=[], build=build_python),
+    "java": Driver("java", tools=["java", "javac", "mvn"], build=build_java),
 }
 
 _built = {}
 
 
 def built(driver: Driver) -> Built:
+    """Builds the driver and asks for its capabilities, once per session."""
     if driver.name not in _built:
-        missing = [t for t in driver.tools if not shutil.which(t)]
-        if missing:
-            _built[driver.name] = Built(skip=f"{driver.name} driver: missing {', '.join(missing)}")
+        missing_tools = [t for t in driver.tools if not shutil.which(t)]
+        if missing_tools:
+            b = Built(skip=f"{driver.name} driver: missing {', '.join(missing_tools)}")
         else:
-            _built[driver.name] = driver.build(driver)
+            b = driver.build(driver)
+            if b.command:
+                query_capabilities(driver, b)
+        _built[driver.name] = b
     return _built[driver.name]
+
+
+def query_capabilities(driver: Driver, b: Built):
+    with tempfile.TemporaryDirectory(prefix="starpu-conformance-") as home:
+        try:
+            proc = subprocess.run(b.command + ["--capabilities"], env=driver_env(home, b),
+                                  capture_output=True, text=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            b.error = f"`{driver.name} driver --capabilities` did not end in {TIMEOUT:.0f} s"
+            return
+    if proc.returncode != 0:
+        b.error = (f"`{driver.name} driver --capabilities` failed (exit status "
+                   f"{proc.returncode}):\n{_tail(proc.stderr)}")
+        return
+    try:
+        b.capabilities = parse_capabilities(proc.stdout)
+    except ValueError as e:
+        b.error = f"`{driver.name} driver --capabilities`: {e}"
 
 
 # --------------------------------------------------------------------------------------
@@ -179,9 +251,10 @@ def starpu_home():
         yield d
 
 
-def driver_env(starpu_home: str) -> dict:
+def driver_env(starpu_home: str, b: Built) -> dict:
     # No STARPU_* variable of the caller may change a scenario (STARPU_SCHED, STARPU_NCPU...).
     env = {k: v for k, v in os.environ.items() if not k.startswith("STARPU_")}
+    env.update(b.env)
     env.update(STARPU_HOME=starpu_home, STARPU_SILENT="1", STARPU_WORKERS_NOBIND="1")
     return env
 
@@ -190,58 +263,149 @@ def _tail(text: str, lines: int = 30) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
-@pytest.mark.parametrize("scenario_path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-@pytest.mark.parametrize("driver_name", sorted(DRIVERS))
-def test_scenario(driver_name, scenario_path, starpu_home):
-    scenario = load_scenario(scenario_path)
+def _text(stream) -> str:
+    return stream.decode(errors="replace") if isinstance(stream, bytes) else (stream or "")
+
+
+class Outcome(Exception):
+    """How one scenario went on one driver, when it did not pass: skip or fail."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind  # "skip" | "fail"
+
+
+def check_scenario(driver_name: str, scenario: Scenario, starpu_home: str, workdir: Path):
+    """Runs one scenario on one driver; returns when it passes, raises Outcome otherwise."""
     b = built(DRIVERS[driver_name])
     if b.skip:
-        pytest.skip(b.skip)
+        raise Outcome("skip", b.skip)
     if b.error:
-        pytest.fail(b.error, pytrace=False)
+        raise Outcome("fail", b.error)
     reason = scenario.divergent.get(b.implementation)
     if reason and os.environ.get("STARPU_CONFORMANCE_RUN_DIVERGENT") != "1":
-        pytest.skip(f"diverges on {b.implementation}: {reason}")
+        raise Outcome("skip", f"diverges on {b.implementation}: {reason}")
+    lacking = missing(needs(scenario.plan), b.capabilities)
+    if lacking:
+        raise Outcome("skip", f"{driver_name} driver cannot express {', '.join(lacking)}")
 
-    cmd = b.command + [str(scenario.path)]
+    plan = workdir / f"{scenario.name}.plan"
+    plan.write_text(scenario.plan_text())
+    title = f"{scenario.name} [{driver_name}, {b.description}]"
     try:
-        proc = subprocess.run(cmd, env=driver_env(starpu_home), capture_output=True,
-                              text=True, timeout=scenario.timeout)
+        proc = subprocess.run(b.command + [str(plan)], env=driver_env(starpu_home, b),
+                              capture_output=True, text=True, timeout=scenario.timeout)
     except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
-        pytest.fail(f"{scenario.name} [{driver_name}, {b.description}]: no end after "
-                    f"{scenario.timeout:.0f} s (deadlock?)\n--- stdout so far\n{out}"
-                    f"--- stderr\n{_tail(err)}", pytrace=False)
+        out, _ = render(parse_output(_text(e.stdout)), scenario.observations)
+        err = map_plan_lines(_text(e.stderr), plan, scenario)
+        raise Outcome("fail", f"{title}: no end after {scenario.timeout:.0f} s (deadlock?)\n"
+                      f"--- output so far\n" + "\n".join(out) +
+                      f"\n--- driver stderr (last lines)\n{_tail(err)}") from None
 
     if proc.returncode == EXIT_UNSUPPORTED:
-        pytest.skip(f"{driver_name} driver cannot express this scenario: "
-                    f"{proc.stderr.strip() or 'unsupported operation'}")
+        why = map_plan_lines(proc.stderr.strip(), plan, scenario, line_words=True)
+        raise Outcome("skip", f"{driver_name} driver cannot express this scenario: "
+                      f"{why or 'unsupported operation'}")
 
-    actual = [line.rstrip() for line in proc.stdout.splitlines()]
-    problems = []
+    actual, problems = render(parse_output(proc.stdout), scenario.observations)
     if actual != scenario.expected:
         diff = difflib.unified_diff(scenario.expected, actual, "expected", "actual",
                                     lineterm="", n=3)
-        problems.append("output differs (- expected, + actual):\n" + "\n".join(diff))
-    if proc.returncode != 0:
-        what = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
-                else "scenario error" if proc.returncode == 2
-                else f"exit status {proc.returncode}")
-        problems.append(f"driver {what}")
+        problems.insert(0, "output differs (- expected, + actual):\n" + "\n".join(diff))
+    if proc.returncode == EXIT_SCENARIO_ERROR:
+        n = plan_line_of(proc.stderr, plan)
+        step = scenario.plan[n - 1] if n and 1 <= n <= len(scenario.plan) else None
+        if step is None:
+            problems.append("driver: scenario error (no plan line named in its stderr)")
+        else:
+            expanded = f" (executed as: {step.text})" if step.iteration is not None else ""
+            problems.append(f"driver: scenario error at {step.where(scenario.path)}: "
+                            f"{scenario.source[step.line - 1].strip()}{expanded}")
+    elif proc.returncode < 0:
+        problems.append(f"driver killed by signal {-proc.returncode}")
+    elif proc.returncode != 0:
+        problems.append(f"driver exit status {proc.returncode}")
     if problems:
-        stderr = _tail(proc.stderr)
-        pytest.fail(f"{scenario.name} [{driver_name}, {b.description}]\n"
-                    + "\n".join(problems)
-                    + (f"\n--- driver stderr (last lines)\n{stderr}" if stderr else ""),
-                    pytrace=False)
+        stderr = _tail(map_plan_lines(proc.stderr, plan, scenario,
+                                      line_words=proc.returncode == EXIT_SCENARIO_ERROR))
+        raise Outcome("fail", f"{title}\n" + "\n".join(problems)
+                      + f"\n--- driver stderr (last lines)\n{stderr or '(empty)'}"
+                      + f"\n--- driver stdout (last lines)\n{_tail(proc.stdout) or '(empty)'}")
+
+
+@pytest.mark.parametrize("scenario_path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("driver_name", sorted(DRIVERS))
+def test_scenario(driver_name, scenario_path, starpu_home, tmp_path):
+    try:
+        check_scenario(driver_name, load_scenario(scenario_path, TIMEOUT), starpu_home,
+                       tmp_path)
+    except ScenarioError as e:
+        pytest.fail(str(e), pytrace=False)
+    except Outcome as o:
+        if o.kind == "skip":
+            pytest.skip(str(o))
+        pytest.fail(str(o), pytrace=False)
 
 
 def test_scenarios_exist():
-    """The suite must not pass by finding nothing."""
+    """The suite must not pass by finding nothing, and every scenario must parse."""
     assert SCENARIOS, "no scenario in tests/conformance/scenarios"
     for path in SCENARIOS:
         scenario = load_scenario(path)
         assert scenario.expected, f"{path.name} expects no output at all"
         text = path.read_text()
         assert text.startswith("#"), f"{path.name} must open with a comment saying what it checks"
+
+
+def test_c_driver_expresses_every_scenario():
+    """The C driver is the reference: a capability it forgets would skip scenarios silently."""
+    b = built(DRIVERS["c"])
+    if b.skip:
+        pytest.skip(b.skip)
+    if b.error:
+        pytest.fail(b.error, pytrace=False)
+    lacking = {p.stem: missing(needs(load_scenario(p).plan), b.capabilities)
+               for p in SCENARIOS}
+    assert not {k: v for k, v in lacking.items() if v}
+
+
+def test_c_driver_errors_name_the_scenario_line(starpu_home, tmp_path):
+    """A plan line the C driver rejects is reported with the scenario's line and repeat
+    iteration, not the plan's line."""
+    text = ("# a scenario error in the second iteration of a repeat\n"
+            "init ncpus=1 sched=eager\n"
+            "codelet n noop\n"
+            "\n"
+            "repeat 3 insert t% n value=%\n"
+            "shutdown\n"
+            "> nothing\n")
+    scenario = parse_scenario(text, tmp_path / "bad_repeat.scn")
+    with pytest.raises(Outcome) as raised:
+        check_scenario("c", scenario, starpu_home, tmp_path)
+    if raised.value.kind == "skip":
+        pytest.skip(str(raised.value))
+    message = str(raised.value)
+    assert "scenario error at bad_repeat.scn:5 (repeat iteration 0): repeat 3 insert" in message
+    assert "bad_repeat.scn:5 (repeat iteration 0): scenario error: kernel noop takes 0 values" \
+        in message
+
+
+def test_a_driver_lacking_a_capability_skips_with_the_reason(starpu_home, tmp_path,
+                                                             monkeypatch):
+    """The C driver, told it lacks the `gate` kernel, skips the scenarios using it, naming
+    it, and still runs the others."""
+    b = built(DRIVERS["c"])
+    if b.skip or b.error:
+        pytest.skip(b.skip or b.error)
+    lacking = Built(command=b.command, implementation=b.implementation,
+                    description=b.description,
+                    capabilities=b.capabilities - {("kernel", "gate")})
+    monkeypatch.setitem(DRIVERS, "c-nogate", Driver("c-nogate", [], lambda d: lacking))
+    monkeypatch.setitem(_built, "c-nogate", lacking)
+    with pytest.raises(Outcome) as raised:
+        check_scenario("c-nogate", load_scenario(HERE / "scenarios" / "prio_busy_worker.scn"),
+                       starpu_home, tmp_path)
+    assert raised.value.kind == "skip"
+    assert str(raised.value) == "c-nogate driver cannot express kernel gate"
+    check_scenario("c-nogate", load_scenario(HERE / "scenarios" / "deps_rw_chain.scn"),
+                   starpu_home, tmp_path)

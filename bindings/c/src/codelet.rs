@@ -6,6 +6,7 @@
 //! use, or another codelet at a reused stack address, is converted again.
 
 use crate::consts;
+use crate::job::CTask;
 use crate::types::{
     starpu_codelet, starpu_cpu_func_t, starpu_perfmodel, starpu_task, STARPU_MAXIMPLEMENTATIONS,
 };
@@ -136,13 +137,18 @@ unsafe fn where_mask(cl: &starpu_codelet, ncpu: usize) -> u32 {
 /// `f(buffers, cl_arg)`.
 fn c_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel {
     Arc::new(move |call: &KernelCall| {
-        let task = call.task.user() as *mut starpu_task;
-        // SAFETY: the C task outlives its execution; buffers hold the interface pointers.
+        let task = call
+            .payload::<CTask>()
+            .ok_or("a C codelet used by a task that is not a C task")?
+            .ptr();
+        let buffers = call.buffers();
+        // SAFETY: the C task lives as long as its submission; buffers hold the interface
+        // pointers, as C kernels expect.
         unsafe {
-            for (slot, b) in (*task).interfaces.iter_mut().zip(call.buffers) {
+            for (slot, b) in (*task).interfaces.iter_mut().zip(buffers) {
                 *slot = *b;
             }
-            f(call.buffers.as_ptr() as *mut *mut c_void, (*task).cl_arg);
+            f(buffers.as_ptr() as *mut *mut c_void, (*task).cl_arg);
         }
         Ok(())
     })
@@ -150,14 +156,11 @@ fn c_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel
 
 fn c_can_execute(f: unsafe extern "C" fn(c_uint, *mut starpu_task, c_uint) -> c_int) -> CanExecute {
     Arc::new(move |worker, task, nimpl| {
-        // SAFETY: the user word of a C task is its struct starpu_task.
-        unsafe {
-            f(
-                worker as c_uint,
-                task.user() as *mut starpu_task,
-                nimpl as c_uint,
-            ) != 0
-        }
+        let t = task
+            .payload::<CTask>()
+            .map_or(std::ptr::null_mut(), CTask::ptr);
+        // SAFETY: a C function of the application, given its task (live while submitted).
+        unsafe { f(worker as c_uint, t, nimpl as c_uint) != 0 }
     })
 }
 

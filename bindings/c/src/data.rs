@@ -303,10 +303,12 @@ pub extern "C" fn starpu_data_get_interface_on_node(
     h: starpu_data_handle_t,
     node: c_uint,
 ) -> *mut c_void {
+    if let Some(desc) = crate::custom_interface::untag(h) {
+        return desc;
+    }
     value_call("starpu_data_get_interface_on_node", 0usize, || {
-        Ok(handle(h)?
-            .interface_on_node(node as usize)
-            .map_or(0, |p| p as usize))
+        let h = handle(h)?;
+        Ok(crate::custom_interface::interface_on_node(&h, node as usize).map_or(0, |p| p as usize))
     }) as *mut c_void
 }
 

@@ -6,6 +6,7 @@ use starpu_core::data::registry;
 use starpu_core::{DataHandle, Error, Runtime};
 use std::ffi::CStr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 use crate::types::starpu_data_handle_t;
 
@@ -58,9 +59,16 @@ where
     })
 }
 
-/// The running runtime.
-pub fn runtime() -> starpu_core::Result<&'static Runtime> {
+/// The running runtime (a new reference; `with_runtime` avoids that on hot paths).
+pub fn runtime() -> starpu_core::Result<Arc<Runtime>> {
     starpu_core::runtime::global()
+}
+
+/// Runs `f` with the running runtime.
+pub fn with_runtime<R>(
+    f: impl FnOnce(&Arc<Runtime>) -> starpu_core::Result<R>,
+) -> starpu_core::Result<R> {
+    starpu_core::runtime::with_global(f)?
 }
 
 /// The registered handle behind a C handle value.

@@ -7,11 +7,13 @@
 use crate::codelet;
 use crate::consts::*;
 use crate::ffi::{self, report};
-use crate::task::{self, job, starpu_task_create, starpu_task_destroy};
+use crate::job::job;
+use crate::task::{self, starpu_task_create, starpu_task_destroy};
 use crate::types::*;
 use libc::{c_int, c_void};
 use starpu_core::task::args::ArgPacker;
-use starpu_core::{AccessMode, Error};
+use starpu_core::{AccessMode, Codelet, Error};
+use std::sync::Arc;
 
 /// One value of an argument record.
 #[repr(C)]
@@ -59,49 +61,31 @@ unsafe fn callback(p: *mut c_void) -> starpu_callback_func_t {
 
 /// Appends handles to a task, in `handles` then in `dyn_handles` past STARPU_NMAXBUFS.
 struct Buffers {
+    /// The core's view of the codelet, whose rules check each buffer.
+    cl: Option<Arc<Codelet>>,
     handles: Vec<(starpu_data_handle_t, u32)>,
 }
 
 impl Buffers {
-    /// Adds buffer `handle` with `mode` (0: the codelet's), checking it against the codelet.
-    unsafe fn push(
-        &mut self,
-        cl: Option<&starpu_codelet>,
-        handle: starpu_data_handle_t,
-        mode: u32,
-    ) -> starpu_core::Result<()> {
+    /// Adds buffer `handle` with `mode` (0: the codelet's), checked against the codelet.
+    fn push(&mut self, handle: starpu_data_handle_t, mode: u32) -> starpu_core::Result<()> {
         let i = self.handles.len();
-        let cl = cl.ok_or_else(|| Error::invalid("data given for a task without codelet"))?;
-        let variable = cl.nbuffers == STARPU_VARIABLE_NBUFFERS;
-        if !variable && i >= cl.nbuffers.max(0) as usize {
-            return Err(Error::invalid(format!(
-                "too many data: codelet {} declares {} buffer(s)",
-                ffi::string(cl.name).unwrap_or_else(|| "(unnamed)".into()),
-                cl.nbuffers
-            )));
-        }
-        let declared = if variable { 0 } else { codelet::mode_of(cl, i) };
-        let mode = if mode == 0 { declared } else { mode };
-        if mode != 0 {
-            AccessMode::from_bits(mode)
-                .map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
-        }
-        if declared != 0 && mode != declared {
-            return Err(Error::invalid(format!(
-                "buffer {i}: access mode {mode:#x} differs from the mode {declared:#x} the codelet declares"
-            )));
-        }
+        let cl = self
+            .cl
+            .as_ref()
+            .ok_or_else(|| Error::invalid("data given for a task without codelet"))?;
+        let mode = cl.check_buffer(i, AccessMode(mode))?;
         // The handle itself is checked once, when the task is submitted.
-        self.handles.push((handle, mode));
+        self.handles.push((handle, mode.0));
         Ok(())
     }
 
     /// Stores the buffers into the task.
-    unsafe fn store(self, t: *mut starpu_task) {
+    unsafe fn store(&mut self, t: *mut starpu_task) {
         let n = self.handles.len();
         (*t).nbuffers = n as c_int;
         if n <= STARPU_NMAXBUFS {
-            for (i, (h, m)) in self.handles.into_iter().enumerate() {
+            for (i, (h, m)) in self.handles.drain(..).enumerate() {
                 (*t).handles[i] = h;
                 (*t).modes[i] = m;
             }
@@ -110,7 +94,7 @@ impl Buffers {
         let hs = libc::malloc(n * std::mem::size_of::<starpu_data_handle_t>())
             as *mut starpu_data_handle_t;
         let ms = libc::malloc(n * std::mem::size_of::<u32>()) as *mut u32;
-        for (i, (h, m)) in self.handles.into_iter().enumerate() {
+        for (i, (h, m)) in self.handles.drain(..).enumerate() {
             *hs.add(i) = h;
             *ms.add(i) = m;
         }
@@ -120,28 +104,38 @@ impl Buffers {
     }
 }
 
-/// Fills `t` from the argument records.
+/// Fills `t` from the argument records; returns the core's conversion of the codelet.
 unsafe fn apply(
     t: *mut starpu_task,
     cl: *mut starpu_codelet,
     args: &[_starpu_insert_arg],
-) -> starpu_core::Result<()> {
+) -> starpu_core::Result<Option<Arc<Codelet>>> {
     let tr = &mut *t;
     tr.cl = cl;
-    let clr = cl.as_ref();
     let mut buffers = Buffers {
+        cl: (!cl.is_null()).then(|| codelet::lookup(cl)),
         handles: Vec::new(),
     };
     let mut values: Option<ArgPacker> = None;
-    for a in args {
+    for (pos, a) in args.iter().enumerate() {
         let key = a.key;
         if key > 0 && key < STARPU_VALUE {
-            buffers.push(clr, a.a.p as starpu_data_handle_t, key as u32)?;
+            buffers.push(a.a.p as starpu_data_handle_t, key as u32)?;
             continue;
         }
         match key {
             STARPU_VALUE => {
-                let bytes = std::slice::from_raw_parts(a.a.p as *const u8, a.b.u as usize);
+                let len = a.b.u as usize;
+                if a.a.p.is_null() && len > 0 {
+                    return Err(Error::invalid(format!(
+                        "argument {pos}: STARPU_VALUE with a NULL pointer and size {len}"
+                    )));
+                }
+                let bytes = if len == 0 {
+                    &[][..]
+                } else {
+                    std::slice::from_raw_parts(a.a.p as *const u8, len)
+                };
                 values.get_or_insert_with(ArgPacker::new).push(bytes);
             }
             STARPU_CL_ARGS | STARPU_CL_ARGS_NFREE => {
@@ -183,14 +177,14 @@ unsafe fn apply(
             STARPU_DATA_ARRAY => {
                 let hs = a.a.p as *const starpu_data_handle_t;
                 for i in 0..a.b.i.max(0) as usize {
-                    buffers.push(clr, *hs.add(i), 0)?;
+                    buffers.push(*hs.add(i), 0)?;
                 }
             }
             STARPU_DATA_MODE_ARRAY => {
                 let ds = a.a.p as *const starpu_data_descr;
                 for i in 0..a.b.i.max(0) as usize {
                     let d = *ds.add(i);
-                    buffers.push(clr, d.handle, d.mode)?;
+                    buffers.push(d.handle, d.mode)?;
                 }
             }
             STARPU_TAG => {
@@ -259,15 +253,8 @@ unsafe fn apply(
             _ => return Err(Error::invalid(format!("unknown argument key {key:#x}"))),
         }
     }
-    if let Some(cl) = clr {
-        let n = buffers.handles.len();
-        if cl.nbuffers != STARPU_VARIABLE_NBUFFERS && n != cl.nbuffers.max(0) as usize {
-            return Err(Error::invalid(format!(
-                "codelet {} declares {} buffer(s) but {n} were given",
-                ffi::string(cl.name).unwrap_or_else(|| "(unnamed)".into()),
-                cl.nbuffers
-            )));
-        }
+    if let Some(cl) = &buffers.cl {
+        cl.check_count(buffers.handles.len())?;
     }
     buffers.store(t);
     if let Some(p) = values {
@@ -283,7 +270,7 @@ unsafe fn apply(
         tr.cl_arg_size = bytes.len();
         tr.cl_arg_free = 1;
     }
-    Ok(())
+    Ok(buffers.cl)
 }
 
 /// Builds (and with `_STARPU_INSERT_SUBMIT` submits) a task from argument records.
@@ -307,7 +294,7 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
     };
     ffi::guard(call, -libc::EINVAL, || {
         if action == _STARPU_INSERT_SUBMIT {
-            if let Err(e) = ffi::runtime() {
+            if let Err(e) = ffi::with_runtime(|_| Ok(())) {
                 report(call, &e);
                 return -e.errno();
             }
@@ -326,16 +313,19 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
         } else {
             &[]
         };
-        if let Err(e) = apply(t, cl, args) {
-            report(call, &e);
-            if action != _STARPU_INSERT_SET {
-                starpu_task_destroy(t);
+        let converted = match apply(t, cl, args) {
+            Ok(c) => c,
+            Err(e) => {
+                report(call, &e);
+                if action != _STARPU_INSERT_SET {
+                    starpu_task_destroy(t);
+                }
+                return -e.errno();
             }
-            return -e.errno();
-        }
+        };
         match action {
             _STARPU_INSERT_SUBMIT => {
-                let ret = task::submit(t, call);
+                let ret = task::submit(t, call, converted);
                 if ret != 0 {
                     starpu_task_destroy(t);
                 }

@@ -1,9 +1,10 @@
 //! Registration and getters of the built-in data interfaces (`starpu_data_interfaces.h`).
 
-use crate::ffi::{self, c_handle, handle, value_call};
+use crate::ffi::{self, c_handle, handle, int_call, value_call};
 use crate::types::*;
-use libc::{c_int, c_void, size_t, uintptr_t};
+use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
 use starpu_core::data::interfaces::*;
+use starpu_core::data::Origin;
 use starpu_core::Error;
 
 /// Registers `iface` and stores the new handle in `*out` (NULL on error).
@@ -15,8 +16,12 @@ unsafe fn register<I: Interface>(
 ) {
     let h = value_call(call, std::ptr::null_mut(), || {
         ffi::non_null(out, "handle pointer")?;
-        let rt = ffi::runtime()?;
-        Ok(c_handle(&rt.register(ffi::home_node(home)?, iface)?))
+        let desc = Description::new(iface);
+        // SAFETY: the application registers its buffers, as StarPU's API lets it.
+        let h = ffi::with_runtime(|rt| unsafe {
+            rt.register_description(ffi::home_node(home)?, desc, Origin::default())
+        })?;
+        Ok(c_handle(&h))
     });
     if !out.is_null() {
         *out = h;
@@ -304,8 +309,9 @@ pub unsafe extern "C" fn starpu_coo_data_register(
     register("starpu_coo_data_register", out, home, c);
 }
 
-/// `starpu_data_register`: registers a description of one of the built-in interfaces
-/// (`ops` is one of the `starpu_interface_*_ops`).
+/// `starpu_data_register`: registers a description of a built-in interface (`ops` is one
+/// of the `starpu_interface_*_ops`) or of an interface the application defines with its
+/// own ops table (see custom_interface.rs).
 ///
 /// # Safety
 /// `data_interface` points to a description of the type `ops` names.
@@ -318,14 +324,8 @@ pub unsafe extern "C" fn starpu_data_register(
 ) {
     let h = value_call("starpu_data_register", std::ptr::null_mut(), || {
         ffi::non_null(out, "handle pointer")?;
-        ffi::non_null(data_interface, "data_interface")?;
-        ffi::non_null(ops, "ops")?;
-        let core_ops = crate::filters::core_ops(ops)?;
-        let desc = Description::from_raw(core_ops, data_interface as *const u8);
-        let rt = ffi::runtime()?;
-        Ok(c_handle(
-            &rt.register_description(ffi::home_node(home)?, desc)?,
-        ))
+        let h = crate::custom_interface::register(home, data_interface, ops)?;
+        Ok(c_handle(&h))
     });
     if !out.is_null() {
         *out = h;
@@ -672,4 +672,136 @@ pub extern "C" fn starpu_ndim_get_local_ldi(h: starpu_data_handle_t, i: size_t) 
     read::<NdimInterface, u32>("starpu_ndim_get_local_ldi", h, true, 0, |d| {
         d.strides().get(i).copied().unwrap_or(0)
     })
+}
+
+/// Sets the buffers of `h` on `node` (the `starpu_*_ptr_register` helpers): `set` fills
+/// the node's description, which must be a `T`, and the replica counts as the
+/// application's.
+fn ptr_register<T: Interface>(
+    call: &str,
+    h: starpu_data_handle_t,
+    node: c_uint,
+    set: impl FnOnce(&mut T),
+) {
+    let _ = int_call(call, || {
+        let h = handle(h)?;
+        if h.interface_id() != T::ID {
+            return Err(Error::invalid(format!(
+                "data is a {}, not a {}",
+                h.ops().name(),
+                T::NAME
+            )));
+        }
+        let p = h
+            .interface_on_node(node as usize)
+            .ok_or_else(|| Error::invalid(format!("memory node {node} does not exist")))?;
+        // SAFETY: the description on that node is a T (checked), and the application
+        // sets its buffers before using the data there, as StarPU requires.
+        unsafe { set(&mut *(p as *mut T)) };
+        h.mark_allocated(node as usize);
+        Ok(())
+    });
+}
+
+/// `starpu_variable_ptr_register`.
+#[no_mangle]
+pub extern "C" fn starpu_variable_ptr_register(
+    h: starpu_data_handle_t,
+    node: c_uint,
+    ptr: uintptr_t,
+    dev_handle: uintptr_t,
+    offset: size_t,
+) {
+    ptr_register(
+        "starpu_variable_ptr_register",
+        h,
+        node,
+        |d: &mut VariableInterface| {
+            (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
+        },
+    );
+}
+
+/// `starpu_vector_ptr_register`.
+#[no_mangle]
+pub extern "C" fn starpu_vector_ptr_register(
+    h: starpu_data_handle_t,
+    node: c_uint,
+    ptr: uintptr_t,
+    dev_handle: uintptr_t,
+    offset: size_t,
+) {
+    ptr_register(
+        "starpu_vector_ptr_register",
+        h,
+        node,
+        |d: &mut VectorInterface| {
+            (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
+        },
+    );
+}
+
+/// `starpu_matrix_ptr_register`.
+#[no_mangle]
+pub extern "C" fn starpu_matrix_ptr_register(
+    h: starpu_data_handle_t,
+    node: c_uint,
+    ptr: uintptr_t,
+    dev_handle: uintptr_t,
+    offset: size_t,
+    ld: u32,
+) {
+    ptr_register(
+        "starpu_matrix_ptr_register",
+        h,
+        node,
+        |d: &mut MatrixInterface| {
+            (d.ptr, d.dev_handle, d.offset, d.ld) = (ptr, dev_handle, offset, ld);
+        },
+    );
+}
+
+/// `starpu_block_ptr_register`.
+#[no_mangle]
+pub extern "C" fn starpu_block_ptr_register(
+    h: starpu_data_handle_t,
+    node: c_uint,
+    ptr: uintptr_t,
+    dev_handle: uintptr_t,
+    offset: size_t,
+    ldy: u32,
+    ldz: u32,
+) {
+    ptr_register(
+        "starpu_block_ptr_register",
+        h,
+        node,
+        |d: &mut BlockInterface| {
+            (d.ptr, d.dev_handle, d.offset, d.ldy, d.ldz) = (ptr, dev_handle, offset, ldy, ldz);
+        },
+    );
+}
+
+/// `starpu_tensor_ptr_register`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn starpu_tensor_ptr_register(
+    h: starpu_data_handle_t,
+    node: c_uint,
+    ptr: uintptr_t,
+    dev_handle: uintptr_t,
+    offset: size_t,
+    ldy: u32,
+    ldz: u32,
+    ldt: u32,
+) {
+    ptr_register(
+        "starpu_tensor_ptr_register",
+        h,
+        node,
+        |d: &mut TensorInterface| {
+            (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
+            (d.ldy, d.ldz, d.ldt) = (ldy, ldz, ldt);
+        },
+    );
 }

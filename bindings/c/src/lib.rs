@@ -7,14 +7,18 @@
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)] // each unsafe entry point documents its contract
 
+mod alloc;
 pub mod codelet;
 pub mod consts;
+pub mod custom_interface;
 pub mod data;
 pub mod ffi;
 pub mod filters;
 pub mod init;
 pub mod insert;
+pub mod interface_copy;
 pub mod interfaces;
+pub mod job;
 pub mod memory;
 pub mod misc;
 pub mod pack;
@@ -24,7 +28,7 @@ pub mod types;
 pub mod varargs;
 pub mod workers;
 
-/// Tasks are allocated by the submitting thread and freed by workers; mimalloc handles
-/// those cross-thread frees without the arena lock contention glibc's malloc shows here.
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// The Fortran face's C-ABI helpers (fstarpu_*) are compiled into this library, so that a
+// Fortran program links with `pkg-config --libs starpu-1.4` alone.
+#[path = "../../fortran/src/lib.rs"]
+pub mod fortran;

@@ -95,3 +95,21 @@ pub extern "C" fn starpu_profiling_status_set(status: c_int) -> c_int {
 pub extern "C" fn starpu_profiling_status_get() -> c_int {
     PROFILING.load(Ordering::Relaxed)
 }
+
+/// `starpu_get_version`: the StarPU API version this library implements (the
+/// `STARPU_*_VERSION` macros of starpu_config.h).
+///
+/// # Safety
+/// Each pointer is NULL or points to an int.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_get_version(
+    major: *mut c_int,
+    minor: *mut c_int,
+    release: *mut c_int,
+) {
+    for (p, v) in [(major, 1), (minor, 4), (release, 0)] {
+        if let Some(p) = p.as_mut() {
+            *p = v;
+        }
+    }
+}

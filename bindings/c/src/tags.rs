@@ -25,8 +25,7 @@ pub unsafe extern "C" fn starpu_tag_declare_deps_array(
         } else {
             std::slice::from_raw_parts(array, ndeps as usize)
         };
-        rt.tags.declare_deps(id, deps);
-        Ok(())
+        rt.tags.declare_deps(id, deps)
     });
 }
 

@@ -1,89 +1,28 @@
 //! `struct starpu_task` and its life cycle: create, submit, wait, destroy.
 //!
-//! Each C task gets a binding-private `Job` (in `starpu_private`), holding the core task of
-//! its current submission. The core task refers back to the C struct through its user
-//! word, which is how kernels find `cl_arg` and callbacks find `callback_func`.
+//! Each submission of a C task is a core task built from the struct's fields, with the
+//! struct (`job::CTask`) as its payload and hooks: that is how kernels find `cl_arg`,
+//! callbacks `callback_func`, and how the struct is kept alive while the core uses it
+//! (see job.rs). The rules (when a task may be submitted again, waited for, regenerated)
+//! are the core's; this file reads and writes the struct.
 
 use crate::codelet;
-use crate::consts::{self, MAGIC};
+use crate::consts;
 use crate::ffi::{self, int_call, report};
+use crate::job::{self, job, CTask, Destroyed};
 use crate::types::*;
-use libc::{c_int, c_uint, c_void};
+use libc::{c_int, c_uint};
 use smallvec::SmallVec;
 use starpu_core::task::{Access, Task, TaskHooks, TaskRef, TaskSpec};
-use starpu_core::{AccessMode, Error};
-use std::sync::atomic::{AtomicBool, Ordering};
+use starpu_core::{AccessMode, Codelet, Error};
+use std::sync::Arc;
 
-/// What the binding keeps about a C task.
-pub(crate) struct Job {
-    /// The core task of the current (or next) submission.
-    core: Option<TaskRef>,
-    /// The struct comes from `starpu_task_create` (it and this job share one allocation).
-    boxed: bool,
-    /// `dyn_handles` / `dyn_modes` were allocated by `starpu_task_insert`.
-    pub(crate) owns_dyn: bool,
-    /// The kernel of the current submission has run: the task may be submitted again from
-    /// its own callback.
-    completed: AtomicBool,
-}
-
-/// A task from `starpu_task_create`: the C struct and its job in one allocation.
-#[repr(C)]
-struct Owned {
-    task: starpu_task,
-    job: Job,
-}
-
-/// Sets StarPU's defaults (what `starpu_task_init` produces) on a zeroed task.
-fn set_defaults(t: &mut starpu_task) {
-    t.r#where = -1;
-    t.sequential_consistency = 1;
-    t.detach = 1;
-    t.magic = MAGIC;
-    t.sched_ctx = 10; // STARPU_NMAX_SCHED_CTXS: "not set"
-    t.predicted = f64::NAN;
-    t.predicted_transfer = f64::NAN;
-    t.predicted_start = f64::NAN;
-}
-
-/// The job of `t`, created if the task has none (tasks initialised by the application).
-///
-/// # Safety
-/// `t` points to a live task.
-pub(crate) unsafe fn job<'a>(t: *mut starpu_task) -> &'a mut Job {
-    if (*t).starpu_private.is_null() {
-        let j = Box::new(Job {
-            core: None,
-            boxed: false,
-            owns_dyn: false,
-            completed: AtomicBool::new(false),
-        });
-        (*t).starpu_private = Box::into_raw(j) as *mut c_void;
-    }
-    &mut *((*t).starpu_private as *mut Job)
-}
-
-/// The core task the next submission of `t` will use: the pending one if dependencies were
-/// declared on it, else a fresh one. Fails while the previous submission is not over.
+/// The core task the next submission of `t` uses (see `TaskSlot::prepare`).
 ///
 /// # Safety
 /// `t` points to a live task.
 pub(crate) unsafe fn next_core(t: *mut starpu_task) -> starpu_core::Result<TaskRef> {
-    let j = job(t);
-    match &j.core {
-        Some(c) if !c.is_submitted() => return Ok(c.clone()),
-        Some(c) if !(c.is_terminated() || j.completed.load(Ordering::Acquire)) => {
-            return Err(Error::invalid(
-                "task submitted again before its previous submission ended \
-                 (use another task structure, or wait for it)",
-            ))
-        }
-        _ => {}
-    }
-    let c = Task::new();
-    j.core = Some(c.clone());
-    j.completed.store(false, Ordering::Release);
-    Ok(c)
+    job(t).slot.prepare()
 }
 
 /// The core task of `t`'s current submission, if any.
@@ -91,32 +30,13 @@ pub(crate) unsafe fn next_core(t: *mut starpu_task) -> starpu_core::Result<TaskR
 /// # Safety
 /// `t` points to a live task.
 pub(crate) unsafe fn current_core(t: *mut starpu_task) -> Option<TaskRef> {
-    if (*t).starpu_private.is_null() {
-        return None;
-    }
-    job(t).core.clone()
+    job::existing_job(t)?.slot.current()
 }
 
-/// `starpu_task_create`: a task with defaults and `destroy` set, freed after it ends.
+/// `starpu_task_create`: a task with defaults and `destroy` set, released after it ends.
 #[no_mangle]
 pub extern "C" fn starpu_task_create() -> *mut starpu_task {
-    ffi::guard("starpu_task_create", std::ptr::null_mut(), || {
-        // Built in place: the struct is large and zero is the right value for most of it
-        // (pointers, flags, counters, and `None` for the job's core task).
-        let layout = std::alloc::Layout::new::<Owned>();
-        // SAFETY: the layout is non-zero; an all-zero Owned is a valid value.
-        unsafe {
-            let owned = std::alloc::alloc_zeroed(layout) as *mut Owned;
-            if owned.is_null() {
-                std::alloc::handle_alloc_error(layout);
-            }
-            set_defaults(&mut (*owned).task);
-            (*owned).task.destroy = 1;
-            (*owned).job.boxed = true;
-            (*owned).task.starpu_private = &mut (*owned).job as *mut Job as *mut c_void;
-            &mut (*owned).task
-        }
-    })
+    ffi::guard("starpu_task_create", std::ptr::null_mut(), job::create)
 }
 
 /// `starpu_task_init`: defaults for a task the application allocated.
@@ -127,46 +47,7 @@ pub extern "C" fn starpu_task_create() -> *mut starpu_task {
 pub unsafe extern "C" fn starpu_task_init(task: *mut starpu_task) {
     if !task.is_null() {
         std::ptr::write_bytes(task, 0, 1);
-        set_defaults(&mut *task);
-    }
-}
-
-/// Frees what StarPU owns in a task: the arguments it was told to free and the arrays
-/// `starpu_task_insert` allocated.
-unsafe fn release_owned(t: *mut starpu_task) {
-    let t = &mut *t;
-    for (free, p) in [
-        (&mut t.cl_arg_free, &mut t.cl_arg),
-        (&mut t.callback_arg_free, &mut t.callback_arg),
-        (
-            &mut t.prologue_callback_arg_free,
-            &mut t.prologue_callback_arg,
-        ),
-        (
-            &mut t.prologue_callback_pop_arg_free,
-            &mut t.prologue_callback_pop_arg,
-        ),
-        (
-            &mut t.epilogue_callback_arg_free,
-            &mut t.epilogue_callback_arg,
-        ),
-        (&mut t.soon_callback_arg_free, &mut t.soon_callback_arg),
-    ] {
-        if *free != 0 && !p.is_null() {
-            libc::free(*p);
-            *p = std::ptr::null_mut();
-        }
-        *free = 0;
-    }
-    if !t.starpu_private.is_null() {
-        let j = &mut *(t.starpu_private as *mut Job);
-        if j.owns_dyn {
-            libc::free(t.dyn_handles as *mut c_void);
-            libc::free(t.dyn_modes as *mut c_void);
-            t.dyn_handles = std::ptr::null_mut();
-            t.dyn_modes = std::ptr::null_mut();
-            j.owns_dyn = false;
-        }
+        job::set_defaults(&mut *task);
     }
 }
 
@@ -177,47 +58,35 @@ unsafe fn release_owned(t: *mut starpu_task) {
 /// `task` is NULL or a live task not currently submitted.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_clean(task: *mut starpu_task) {
-    if task.is_null() {
-        return;
-    }
-    release_owned(task);
-    let p = (*task).starpu_private as *mut Job;
-    if !p.is_null() {
-        if (*p).boxed {
-            (*p).core = None;
-        } else {
-            drop(Box::from_raw(p));
-            (*task).starpu_private = std::ptr::null_mut();
-        }
+    if !task.is_null() {
+        job::clean(task);
     }
 }
 
-/// `starpu_task_destroy`: frees a task made by `starpu_task_create`.
+/// `starpu_task_destroy`: ends the application's ownership of a task made by
+/// `starpu_task_create`. On a task still running, the release happens when it ends (as
+/// StarPU does for detached tasks); destroying a task twice is reported and ignored.
 ///
 /// # Safety
-/// `task` is NULL or a live task, not used afterwards.
+/// `task` is NULL or a task made by `starpu_task_create` (or initialised by
+/// `starpu_task_init`, whose job is then freed).
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_destroy(task: *mut starpu_task) {
     if task.is_null() {
         return;
     }
-    let boxed = !(*task).starpu_private.is_null() && (*((*task).starpu_private as *mut Job)).boxed;
-    starpu_task_clean(task);
-    if boxed {
-        // SAFETY: `Owned` starts with the task; it came from Box::into_raw in task_create.
-        drop(Box::from_raw(task as *mut Owned));
+    if let Destroyed::Twice = job::destroy(task) {
+        report(
+            "starpu_task_destroy",
+            &Error::invalid("the task was destroyed already (destroyed twice?)"),
+        );
     }
 }
 
-/// How the core tells this binding about its C tasks.
-pub(crate) struct CHooks;
-
-pub(crate) static C_HOOKS: CHooks = CHooks;
-
-impl TaskHooks for CHooks {
-    fn ready(&self, task: &Task) {
-        let t = task.user() as *mut starpu_task;
-        // SAFETY: the C struct outlives its core task's life cycle.
+impl TaskHooks for CTask {
+    fn ready(&self, _task: &Task) {
+        let t = self.ptr();
+        // SAFETY: the struct lives as long as this submission (see job.rs).
         unsafe {
             (*t).status = consts::STATUS_READY;
             if let Some(f) = (*t).prologue_callback_func {
@@ -226,8 +95,8 @@ impl TaskHooks for CHooks {
         }
     }
 
-    fn popped(&self, task: &Task, _worker: usize) {
-        let t = task.user() as *mut starpu_task;
+    fn popped(&self, _task: &Task, _worker: usize) {
+        let t = self.ptr();
         unsafe {
             (*t).status = consts::STATUS_RUNNING;
             if let Some(f) = (*t).prologue_callback_pop_func {
@@ -237,11 +106,10 @@ impl TaskHooks for CHooks {
     }
 
     fn completed(&self, task: &Task) {
-        let t = task.user() as *mut starpu_task;
+        let t = self.ptr();
         unsafe {
             (*t).status = consts::STATUS_FINISHED;
             (*t).failed = task.has_failed() as u32;
-            job(t).completed.store(true, Ordering::Release);
             if let Some(f) = (*t).epilogue_callback_func {
                 f((*t).epilogue_callback_arg);
             }
@@ -256,34 +124,49 @@ impl TaskHooks for CHooks {
     }
 
     fn terminated(&self, task: &Task) {
-        let t = task.user() as *mut starpu_task;
+        let t = self.ptr();
         unsafe {
-            // Resubmitted from its callback: the struct belongs to the new submission.
             let j = job(t);
-            if j.core.as_ref().is_some_and(|c| !std::ptr::eq(&**c, task)) {
+            // Destroyed meanwhile, or submitted again from its callback: the struct belongs
+            // to the application or to the new submission.
+            if j.is_destroyed() || !j.slot.is_current(task) {
                 return;
             }
-            if (*t).regenerate != 0 {
-                let ret = submit(t, "starpu_task_submit");
-                if ret != 0 {
-                    report(
-                        "starpu_task_submit",
-                        &Error::invalid("regenerating task failed"),
-                    );
-                }
-                return;
-            }
-            if (*t).detach != 0 && (*t).synchronous == 0 && (*t).destroy != 0 {
-                starpu_task_destroy(t);
+            if (*t).regenerate == 0
+                && (*t).detach != 0
+                && (*t).synchronous == 0
+                && (*t).destroy != 0
+            {
+                job::destroy(t);
             }
         }
     }
 
-    fn name(&self, task: &Task) -> Option<String> {
-        let t = task.user() as *mut starpu_task;
+    fn will_regenerate(&self, _task: &Task) -> bool {
+        let t = self.ptr();
+        // SAFETY: as above; a regenerated task is not destroyed by `terminated`.
+        unsafe { (*t).regenerate != 0 && !job(t).is_destroyed() }
+    }
+
+    fn regenerate(&self, _task: &Task) -> Option<starpu_core::Result<(TaskRef, TaskSpec)>> {
+        let t = self.ptr();
+        // SAFETY: as above.
+        unsafe { Some(spec_of(t, None).and_then(|spec| Ok((next_core(t)?, spec)))) }
+    }
+
+    fn name(&self, _task: &Task) -> Option<String> {
+        let t = self.ptr();
         unsafe {
             ffi::string((*t).name).or_else(|| (*t).cl.as_ref().and_then(|cl| ffi::string(cl.name)))
         }
+    }
+
+    fn dropped(&self, _task: &Task) {
+        self.submission_dropped();
+    }
+
+    fn payload(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        Some(self)
     }
 }
 
@@ -306,7 +189,9 @@ unsafe fn nbuffers(t: &starpu_task, cl: &starpu_codelet) -> starpu_core::Result<
     }
 }
 
-/// The data accesses of `t`, read from its handles and modes.
+/// The data accesses of `t`, read from its handles and modes: a mode the codelet declares
+/// is the buffer's mode (StarPU reads `task->modes` only for codelets that leave it to
+/// the task).
 unsafe fn accesses(
     t: &starpu_task,
     cl: &starpu_codelet,
@@ -336,34 +221,35 @@ unsafe fn accesses(
         };
         let cl_mode = if variable { 0 } else { codelet::mode_of(cl, i) };
         let bits = if cl_mode != 0 { cl_mode } else { task_mode };
-        if bits == 0 {
-            return Err(Error::invalid(format!(
-                "buffer {i}: no access mode (set codelet modes[{i}] or task modes[{i}])"
-            )));
-        }
-        let mode = AccessMode::from_bits(bits)
-            .map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
         let per_buffer = t.handles_sequential_consistency.is_null()
             || *t.handles_sequential_consistency.add(i) != 0;
         let sequential =
             handle.sequential_consistency() && t.sequential_consistency != 0 && per_buffer;
         out.push(Access {
             handle,
-            mode,
+            mode: AccessMode(bits),
             sequential,
         });
     }
     Ok(out)
 }
 
-/// Builds the core description of C task `t`.
-unsafe fn spec_of(t: *mut starpu_task) -> starpu_core::Result<TaskSpec> {
+/// Builds the core description of C task `t`; `converted` is its codelet's conversion
+/// when the caller has it already.
+unsafe fn spec_of(
+    t: *mut starpu_task,
+    converted: Option<Arc<Codelet>>,
+) -> starpu_core::Result<TaskSpec> {
     let tr = &*t;
     let (codelet, accesses) = match tr.cl.as_ref() {
         None => (None, SmallVec::new()),
-        Some(cl) => (Some(codelet::lookup(tr.cl)), accesses(tr, cl)?),
+        Some(cl) => (
+            Some(converted.unwrap_or_else(|| codelet::lookup(tr.cl))),
+            accesses(tr, cl)?,
+        ),
     };
     let synchronous = tr.synchronous != 0;
+    let c = job::for_submission(t);
     Ok(TaskSpec {
         codelet,
         accesses,
@@ -374,28 +260,34 @@ unsafe fn spec_of(t: *mut starpu_task) -> starpu_core::Result<TaskSpec> {
         synchronous,
         detached: tr.detach != 0 && !synchronous,
         flops: tr.flops,
-        hooks: Some(&C_HOOKS),
-        user: t as usize,
+        hooks: Some(c),
         ..Default::default()
     })
 }
 
 /// Submits C task `t`; the shared path of `starpu_task_submit` and `starpu_task_insert`
-/// (`call` names the entry point in error messages).
+/// (`call` names the entry point in error messages, `converted` is the conversion of its
+/// codelet when the caller has it).
 ///
 /// # Safety
 /// `t` is NULL or a live task.
-pub(crate) unsafe fn submit(t: *mut starpu_task, call: &str) -> c_int {
+pub(crate) unsafe fn submit(
+    t: *mut starpu_task,
+    call: &str,
+    converted: Option<Arc<Codelet>>,
+) -> c_int {
     int_call(call, || {
         ffi::non_null(t, "task")?;
-        let rt = ffi::runtime()?;
-        let spec = spec_of(t)?;
+        if job(t).is_destroyed() {
+            return Err(Error::invalid("the task was destroyed"));
+        }
+        let spec = spec_of(t, converted)?;
         let core = next_core(t)?;
         (*t).status = consts::STATUS_BLOCKED;
         let synchronous = spec.synchronous;
-        rt.submit(&core, spec)?;
+        ffi::with_runtime(|rt| rt.submit(&core, spec))?;
         if synchronous && (*t).destroy != 0 {
-            starpu_task_destroy(t);
+            job::destroy(t);
         }
         Ok(())
     })
@@ -407,7 +299,7 @@ pub(crate) unsafe fn submit(t: *mut starpu_task, call: &str) -> c_int {
 /// `task` is NULL or a live task.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_submit(task: *mut starpu_task) -> c_int {
-    submit(task, "starpu_task_submit")
+    submit(task, "starpu_task_submit", None)
 }
 
 /// `starpu_task_submit_to_ctx`: contexts are not implemented; the global one is used.
@@ -422,29 +314,32 @@ pub unsafe extern "C" fn starpu_task_submit_to_ctx(
     if !task.is_null() {
         (*task).sched_ctx = sched_ctx_id;
     }
-    submit(task, "starpu_task_submit_to_ctx")
+    submit(task, "starpu_task_submit_to_ctx", None)
 }
 
 /// `starpu_task_wait`: waits for a non-detached task, then destroys it if `destroy` is set.
 ///
 /// # Safety
-/// `task` is NULL or a live task.
+/// `task` is NULL or a task.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_wait(task: *mut starpu_task) -> c_int {
     int_call("starpu_task_wait", || {
         ffi::non_null(task, "task")?;
-        let rt = ffi::runtime()?;
-        let core = current_core(task)
-            .filter(|c| c.is_submitted())
-            .ok_or_else(|| Error::invalid("task was not submitted"))?;
-        if (*task).detach != 0 {
+        // Only the application writes `detach`; a released task still is a task (job.rs).
+        if (*task).detach != 0 && (*task).synchronous == 0 {
             return Err(Error::invalid(
                 "cannot wait for a detached task (set task->detach = 0 before submitting it)",
             ));
         }
-        let r = rt.wait_task(&core);
+        if job::existing_job(task).is_some_and(|j| j.is_destroyed()) {
+            return Err(Error::invalid("the task was destroyed"));
+        }
+        let core = current_core(task)
+            .filter(|c| c.is_submitted())
+            .ok_or_else(|| Error::invalid("task was not submitted"))?;
+        let r = ffi::with_runtime(|rt| rt.wait(&core));
         if (*task).destroy != 0 {
-            starpu_task_destroy(task);
+            job::destroy(task);
         }
         r
     })
@@ -476,23 +371,18 @@ pub unsafe extern "C" fn starpu_task_wait_array(
 /// `starpu_task_wait_for_all`.
 #[no_mangle]
 pub extern "C" fn starpu_task_wait_for_all() -> c_int {
-    int_call("starpu_task_wait_for_all", || {
-        ffi::runtime()?.wait_for_all()
-    })
+    let r = int_call("starpu_task_wait_for_all", || {
+        ffi::with_runtime(|rt| rt.wait_for_all())
+    });
+    job::return_memory_after_burst();
+    r
 }
 
 /// `starpu_task_wait_for_n_submitted`.
 #[no_mangle]
 pub extern "C" fn starpu_task_wait_for_n_submitted(n: c_uint) -> c_int {
     int_call("starpu_task_wait_for_n_submitted", || {
-        let rt = ffi::runtime()?;
-        if !starpu_core::worker::may_block() {
-            return Err(Error::deadlock(
-                "starpu_task_wait_for_n_submitted cannot be called from a task or a callback",
-            ));
-        }
-        rt.wait_for_n_submitted(n as usize);
-        Ok(())
+        ffi::with_runtime(|rt| rt.wait_until_at_most(n as usize))
     })
 }
 
@@ -500,11 +390,7 @@ pub extern "C" fn starpu_task_wait_for_n_submitted(n: c_uint) -> c_int {
 #[no_mangle]
 pub extern "C" fn starpu_task_wait_for_no_ready() -> c_int {
     int_call("starpu_task_wait_for_no_ready", || {
-        let rt = ffi::runtime()?;
-        while rt.nready() > 0 {
-            std::thread::sleep(std::time::Duration::from_micros(50));
-        }
-        Ok(())
+        ffi::with_runtime(|rt| rt.wait_for_no_ready())
     })
 }
 
@@ -523,7 +409,9 @@ pub extern "C" fn starpu_task_nready() -> c_int {
 /// `starpu_task_get_current`: the task whose kernel runs on this thread.
 #[no_mangle]
 pub extern "C" fn starpu_task_get_current() -> *mut starpu_task {
-    starpu_core::task::current_task().map_or(std::ptr::null_mut(), |t| t.user() as *mut starpu_task)
+    starpu_core::task::current_task()
+        .and_then(|t| t.payload::<CTask>().map(CTask::ptr))
+        .unwrap_or(std::ptr::null_mut())
 }
 
 /// `starpu_task_get_name`.
@@ -543,10 +431,7 @@ pub unsafe extern "C" fn starpu_task_get_name(task: *mut starpu_task) -> *const 
 /// or the one it will make.
 unsafe fn predecessor(dep: *mut starpu_task) -> starpu_core::Result<TaskRef> {
     ffi::non_null(dep, "dependency")?;
-    match current_core(dep) {
-        Some(c) => Ok(c),
-        None => next_core(dep),
-    }
+    job(dep).slot.as_predecessor()
 }
 
 /// `starpu_task_declare_deps_array`: `task` starts only after `tasks` ended. Call it
@@ -583,10 +468,7 @@ pub unsafe extern "C" fn starpu_task_declare_end_deps_array(
 ) {
     let _ = int_call("starpu_task_declare_end_deps_array", || {
         ffi::non_null(task, "task")?;
-        let me = match current_core(task) {
-            Some(c) if !c.is_terminated() => c,
-            _ => next_core(task)?,
-        };
+        let me = job(task).slot.current_or_next()?;
         for i in 0..ndeps as usize {
             let pred = predecessor(*tasks.add(i))?;
             me.add_end_dependency(&pred);
@@ -603,10 +485,7 @@ pub unsafe extern "C" fn starpu_task_declare_end_deps_array(
 pub unsafe extern "C" fn starpu_task_end_dep_add(task: *mut starpu_task, nb_deps: c_int) {
     let _ = int_call("starpu_task_end_dep_add", || {
         ffi::non_null(task, "task")?;
-        let core = match current_core(task) {
-            Some(c) if !c.is_terminated() => c,
-            _ => next_core(task)?,
-        };
+        let core = job(task).slot.current_or_next()?;
         core.end_dep_add(nb_deps.max(0) as u32);
         Ok(())
     });
@@ -622,7 +501,9 @@ pub unsafe extern "C" fn starpu_task_end_dep_release(task: *mut starpu_task) {
         ffi::non_null(task, "task")?;
         let core =
             current_core(task).ok_or_else(|| Error::invalid("task has no end dependency"))?;
-        starpu_core::task::end_dep_release(ffi::runtime()?, &core);
-        Ok(())
+        ffi::with_runtime(|rt| {
+            starpu_core::task::end_dep_release(rt, &core);
+            Ok(())
+        })
     });
 }

@@ -1,16 +1,33 @@
-//! Worker and memory-node queries (`starpu_worker.h`), and the accelerator-named calls CPU
-//! programs make unconditionally: this build has CPU workers only, so those report none.
+//! Worker and memory-node queries (`starpu_worker.h`), answered by the core, and the
+//! accelerator-named calls CPU programs make unconditionally.
 
 use crate::ffi;
 use libc::{c_char, c_int, c_uint, c_void, size_t};
-use starpu_core::worker::current_worker_id;
+use starpu_core::worker::{current_worker_id, WorkerKind};
 
-const CPU_WORKER: c_uint = 0;
-/// `enum starpu_node_kind` value of main RAM.
-const CPU_RAM: c_uint = 1;
+/// `STARPU_ANY_WORKER`.
+const ANY_WORKER: c_uint = 255;
 
 fn nworkers() -> usize {
     ffi::runtime().map_or(0, |rt| rt.workers().len())
+}
+
+/// Which workers a C `enum starpu_worker_archtype` value selects: `Some(None)` for all,
+/// `None` for a value this build does not know.
+fn kind_filter(kind: c_uint) -> Option<Option<WorkerKind>> {
+    if kind == ANY_WORKER {
+        Some(None)
+    } else {
+        WorkerKind::from_starpu_id(kind).map(Some)
+    }
+}
+
+/// The ids of the workers `kind` selects (none for an unknown kind).
+fn worker_ids(kind: c_uint) -> Vec<usize> {
+    match (kind_filter(kind), ffi::runtime()) {
+        (Some(k), Ok(rt)) => rt.worker_ids(k),
+        _ => Vec::new(),
+    }
 }
 
 /// `starpu_worker_get_count`.
@@ -22,7 +39,7 @@ pub extern "C" fn starpu_worker_get_count() -> c_uint {
 /// `starpu_cpu_worker_get_count`.
 #[no_mangle]
 pub extern "C" fn starpu_cpu_worker_get_count() -> c_uint {
-    nworkers() as c_uint
+    worker_ids(WorkerKind::Cpu.starpu_id()).len() as c_uint
 }
 
 /// `starpu_cuda_worker_get_count`: this build has no such workers.
@@ -92,21 +109,26 @@ pub extern "C" fn starpu_worker_get_id_check() -> c_uint {
     }
 }
 
-/// `starpu_worker_get_type`.
+/// `starpu_worker_get_type`: the kind of worker `id` (`STARPU_ANY_WORKER` if none).
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_type(id: c_int) -> c_uint {
-    let _ = id;
-    CPU_WORKER
+    ffi::runtime()
+        .ok()
+        .and_then(|rt| {
+            rt.worker(usize::try_from(id).ok()?)
+                .map(|w| w.kind.starpu_id())
+        })
+        .unwrap_or(ANY_WORKER)
 }
 
 /// `starpu_worker_get_count_by_type`: -EINVAL for an unknown type.
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_count_by_type(kind: c_uint) -> c_int {
     match kind {
-        CPU_WORKER => nworkers() as c_int,
-        1..=8 => 0,
-        255 => nworkers() as c_int,
-        _ => -libc::EINVAL,
+        // Kinds StarPU has and this build does not run (HIP, FPGA, MPI, TCP/IP, SYCL...).
+        k if kind_filter(k).is_none() && k <= 8 => 0,
+        k if kind_filter(k).is_none() => -libc::EINVAL,
+        k => worker_ids(k).len() as c_int,
     }
 }
 
@@ -120,12 +142,10 @@ pub unsafe extern "C" fn starpu_worker_get_ids_by_type(
     workerids: *mut c_int,
     maxsize: c_int,
 ) -> c_uint {
-    if kind != CPU_WORKER && kind != 255 {
-        return 0;
-    }
-    let n = nworkers().min(maxsize.max(0) as usize);
-    for i in 0..n {
-        *workerids.add(i) = i as c_int;
+    let ids = worker_ids(kind);
+    let n = ids.len().min(maxsize.max(0) as usize);
+    for (i, id) in ids.into_iter().take(n).enumerate() {
+        *workerids.add(i) = id as c_int;
     }
     n as c_uint
 }
@@ -133,11 +153,10 @@ pub unsafe extern "C" fn starpu_worker_get_ids_by_type(
 /// `starpu_worker_get_by_type`: the `num`-th worker of that type, -1 if none.
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_by_type(kind: c_uint, num: c_int) -> c_int {
-    if (kind == CPU_WORKER || kind == 255) && num >= 0 && (num as usize) < nworkers() {
-        num
-    } else {
-        -1
-    }
+    usize::try_from(num)
+        .ok()
+        .and_then(|n| worker_ids(kind).get(n).copied())
+        .map_or(-1, |id| id as c_int)
 }
 
 /// `starpu_worker_get_by_devid`: CPU workers have the device id of their rank.
@@ -161,12 +180,11 @@ pub extern "C" fn starpu_worker_get_devid(id: c_int) -> c_int {
 pub extern "C" fn starpu_worker_get_bindid(id: c_int) -> c_int {
     ffi::runtime()
         .ok()
-        .and_then(|rt| rt.worker(id.max(0) as usize).filter(|_| id >= 0))
-        .and_then(|w| w.cpu)
+        .and_then(|rt| rt.worker(usize::try_from(id).ok()?)?.cpu)
         .map_or(-1, |c| c as c_int)
 }
 
-/// `starpu_worker_get_name`: "CPU <n>".
+/// `starpu_worker_get_name`: "CPU `n`".
 ///
 /// # Safety
 /// `dst` has room for `maxlen` bytes.
@@ -177,12 +195,7 @@ pub unsafe extern "C" fn starpu_worker_get_name(id: c_int, dst: *mut c_char, max
     }
     let name = ffi::runtime()
         .ok()
-        .and_then(|rt| {
-            (id >= 0)
-                .then(|| rt.worker(id as usize))
-                .flatten()
-                .map(|w| w.name.clone())
-        })
+        .and_then(|rt| Some(rt.worker(usize::try_from(id).ok()?)?.name.clone()))
         .unwrap_or_else(|| format!("unknown worker {id}"));
     let n = name.len().min(maxlen - 1);
     std::ptr::copy_nonoverlapping(name.as_ptr(), dst as *mut u8, n);
@@ -192,15 +205,24 @@ pub unsafe extern "C" fn starpu_worker_get_name(id: c_int, dst: *mut c_char, max
 /// `starpu_worker_get_type_as_string`.
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_type_as_string(kind: c_uint) -> *const c_char {
-    let s: &'static [u8] = match kind {
-        0 => b"STARPU_CPU_WORKER\0",
-        1 => b"STARPU_CUDA_WORKER\0",
-        2 => b"STARPU_OPENCL_WORKER\0",
-        7 => b"STARPU_HIP_WORKER\0",
-        255 => b"STARPU_ANY_WORKER\0",
-        _ => b"STARPU_unknown_WORKER\0",
-    };
-    s.as_ptr() as *const c_char
+    // NUL-terminated copies of the core's names, made once.
+    static NAMES: std::sync::OnceLock<Vec<(u32, std::ffi::CString)>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        WorkerKind::ALL
+            .iter()
+            .map(|k| {
+                (
+                    k.starpu_id(),
+                    std::ffi::CString::new(k.name()).expect("no NUL"),
+                )
+            })
+            .collect()
+    });
+    match names.iter().find(|(id, _)| *id == kind) {
+        Some((_, name)) => name.as_ptr(),
+        None if kind == ANY_WORKER => c"STARPU_ANY_WORKER".as_ptr(),
+        None => c"STARPU_unknown_WORKER".as_ptr(),
+    }
 }
 
 /// `starpu_worker_get_memory_node`.
@@ -208,8 +230,8 @@ pub extern "C" fn starpu_worker_get_type_as_string(kind: c_uint) -> *const c_cha
 pub extern "C" fn starpu_worker_get_memory_node(id: c_uint) -> c_uint {
     ffi::runtime()
         .ok()
-        .and_then(|rt| rt.worker(id as usize))
-        .map_or(0, |w| w.node as c_uint)
+        .and_then(|rt| Some(rt.worker(id as usize)?.node as c_uint))
+        .unwrap_or(0)
 }
 
 /// `starpu_worker_get_local_memory_node`: this worker's node, main RAM elsewhere.
@@ -233,10 +255,7 @@ pub extern "C" fn starpu_memory_nodes_get_numa_count() -> c_uint {
 /// `starpu_node_get_kind`.
 #[no_mangle]
 pub extern "C" fn starpu_node_get_kind(node: c_uint) -> c_uint {
-    match starpu_core::memory::node_kind(node as usize) {
-        Some(_) => CPU_RAM,
-        None => 0,
-    }
+    starpu_core::memory::node_kind(node as usize).map_or(0, |k| k.starpu_id())
 }
 
 /// `starpu_worker_is_combined_worker`: no combined workers in this build.
@@ -264,11 +283,8 @@ pub extern "C" fn starpu_combined_worker_get_rank() -> c_int {
 /// `output` is a valid `FILE *`.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_worker_display_names(output: *mut libc::FILE, kind: c_uint) {
-    if kind != CPU_WORKER && kind != 255 {
-        return;
-    }
     if let Ok(rt) = ffi::runtime() {
-        for w in rt.workers() {
+        for w in worker_ids(kind).into_iter().filter_map(|id| rt.worker(id)) {
             let line = format!("\t{}\n\0", w.name);
             libc::fputs(line.as_ptr() as *const c_char, output);
         }

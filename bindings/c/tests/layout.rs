@@ -81,7 +81,12 @@ fn include_dir() -> String {
 
 /// Compiles `src` with `compiler` against the generated header, runs it, returns stdout.
 fn compile_and_run(compiler: &str, ext: &str, src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("starpu-layout-{}-{ext}", std::process::id()));
+    // One folder per call: tests run in parallel, and running a program another test is
+    // writing fails (ETXTBSY).
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir =
+        std::env::temp_dir().join(format!("starpu-layout-{}-{call}-{ext}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("layout.{ext}"));
     let exe = dir.join(format!("layout-{ext}"));
@@ -99,6 +104,7 @@ fn compile_and_run(compiler: &str, ext: &str, src: &str) -> String {
     );
     let run = Command::new(&exe).output().unwrap();
     assert!(run.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
     String::from_utf8(run.stdout).unwrap()
 }
 

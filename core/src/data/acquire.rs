@@ -10,23 +10,20 @@ use crate::task::{self, state, Access, ReadyList, Task, TaskKind, TaskRef, TaskS
 use smallvec::smallvec;
 use std::sync::atomic::Ordering;
 
-/// What an acquisition remembers about itself in its spec's user word.
-fn encode_node(node: AcquireNode) -> usize {
-    match node {
-        AcquireNode::Node(n) => n,
-        AcquireNode::None => usize::MAX,
-    }
-}
-
 impl Runtime {
     /// Blocks until the application may access `h` in `mode` on `node`.
-    pub fn acquire(
-        &'static self,
+    pub fn acquire(&self, h: &DataHandle, node: AcquireNode, mode: AccessMode) -> Result<()> {
+        self.acquire_task(h, node, mode).map(drop)
+    }
+
+    /// `acquire`, returning the acquisition (to view the data, or release it precisely).
+    pub(crate) fn acquire_task(
+        &self,
         h: &DataHandle,
         node: AcquireNode,
         mode: AccessMode,
-    ) -> Result<()> {
-        self.check_may_block("starpu_data_acquire")?;
+    ) -> Result<TaskRef> {
+        self.check_may_block("data acquisition")?;
         let t = self.submit_acquisition(h, node, mode, None)?;
         self.task_bell.wait_until(|| t.state() >= state::RUNNING);
         if let Some(e) = t.failure() {
@@ -37,13 +34,13 @@ impl Runtime {
             self.end_acquisition(&t);
             return Err(e);
         }
-        Ok(())
+        Ok(t)
     }
 
     /// Asks for `h` in `mode` and returns at once; `granted` runs (on some thread) once the
     /// application may access the data. It must be followed by `release`.
     pub fn acquire_cb(
-        &'static self,
+        &self,
         h: &DataHandle,
         node: AcquireNode,
         mode: AccessMode,
@@ -54,7 +51,7 @@ impl Runtime {
     }
 
     fn submit_acquisition(
-        &'static self,
+        &self,
         h: &DataHandle,
         node: AcquireNode,
         mode: AccessMode,
@@ -66,9 +63,11 @@ impl Runtime {
                 return Err(Error::invalid(format!("no memory node {n}")));
             }
         }
+        let mode = AccessMode::from_bits(mode.0)
+            .map_err(|e| Error::invalid(format!("data acquisition: {e}")))?;
         let t = Task::new();
         if let Some(f) = granted {
-            t.set_callback(f);
+            t.set_callback(move |_| f());
         }
         let spec = TaskSpec {
             accesses: smallvec![Access {
@@ -76,8 +75,7 @@ impl Runtime {
                 mode,
                 sequential: h.sequential_consistency(),
             }],
-            kind: TaskKind::Acquire,
-            user: encode_node(node),
+            kind: TaskKind::Acquire(node),
             ..Default::default()
         };
         h.0.acquisitions
@@ -95,24 +93,30 @@ impl Runtime {
     }
 
     /// The acquisition's dependencies are met: bring the data and hand it over.
-    pub(crate) fn grant(&'static self, t: &TaskRef) {
+    pub(crate) fn grant(&self, t: &TaskRef, node: AcquireNode) {
         let spec = t.spec().expect("granted acquisitions were submitted");
-        if spec.user != usize::MAX {
+        if let AcquireNode::Node(n) = node {
             for a in &spec.accesses {
-                if let Err(e) = a.handle.fetch(spec.user, a.mode) {
+                if let Err(e) = a.handle.fetch(n, a.mode) {
                     t.set_failure(e);
                 }
             }
         }
         t.set_state(state::RUNNING);
         match t.take_callback() {
-            Some(f) => crate::worker::as_callback(f),
+            Some(f) => {
+                task::guarded(self, t, "the acquisition callback", || f(t));
+            }
             None => self.task_bell.ring(),
         }
+        // For `wait_for_all` an acquisition is over once granted (its callback included),
+        // as in StarPU: an application holding data acquired can still wait for its tasks
+        // and shut down.
+        self.task_left();
     }
 
     /// Ends the most recent acquisition of `h` (`starpu_data_release`).
-    pub fn release(&'static self, h: &DataHandle) -> Result<()> {
+    pub fn release(&self, h: &DataHandle) -> Result<()> {
         let t = {
             let mut acq = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
             let i = acq
@@ -120,7 +124,8 @@ impl Runtime {
                 .rposition(|t| t.state() >= state::RUNNING)
                 .ok_or_else(|| {
                     Error::invalid(format!(
-                        "data {} is not acquired (or its acquisition is not granted yet)",
+                        "data release: data {} is not acquired (or its acquisition is not \
+                         granted yet)",
                         h.label()
                     ))
                 })?;
@@ -130,13 +135,26 @@ impl Runtime {
         Ok(())
     }
 
+    /// Ends acquisition `t` of `h` (if it is still held).
+    pub(crate) fn release_acquisition(&self, h: &DataHandle, t: &TaskRef) {
+        let held = {
+            let mut acq = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
+            let before = acq.len();
+            acq.retain(|a| !std::sync::Arc::ptr_eq(a, t));
+            acq.len() != before
+        };
+        if held {
+            self.end_acquisition(t);
+        }
+    }
+
     /// Ends a granted acquisition: what it wrote becomes the data's value, and the tasks
     /// waiting for it may go.
-    fn end_acquisition(&'static self, t: &TaskRef) {
+    fn end_acquisition(&self, t: &TaskRef) {
         let spec = t.spec().expect("acquisitions were submitted");
-        if spec.user != usize::MAX {
+        if let TaskKind::Acquire(AcquireNode::Node(n)) = spec.kind {
             for a in &spec.accesses {
-                a.handle.after_access(spec.user, a.mode);
+                a.handle.after_access(n, a.mode);
             }
         }
         let mut ready = ReadyList::new();

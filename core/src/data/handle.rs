@@ -1,15 +1,17 @@
 //! Data handles: one registered piece of data, its replicas on the memory nodes, and the
 //! bookkeeping that orders the tasks using it.
 
+use super::element::ElemKind;
 use super::implicit::ImplicitDeps;
 use super::interfaces::{Description, Interface, InterfaceOps};
 use super::AccessMode;
 use crate::error::{Error, Result};
 use crate::memory::{self, NodeId};
 use crate::task::TaskRef;
+use std::any::Any;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 /// The copy of the data on one memory node.
 pub(crate) struct Replica {
@@ -43,8 +45,20 @@ struct Meta {
     coordinates: Vec<i32>,
 }
 
+/// Where a handle's home buffers come from, and what keeps them alive.
+#[derive(Default)]
+pub struct Origin {
+    /// The element type, checked by kernels' typed views.
+    pub elem: ElemKind,
+    /// Owns the home buffers (a `Vec<T>` the application gave, a numpy array, a Java
+    /// buffer...): dropped with the handle, or given back by `unregister_take`.
+    pub owner: Option<Box<dyn Any + Send + Sync>>,
+}
+
 pub struct HandleInner {
     ops: &'static dyn InterfaceOps,
+    elem: ElemKind,
+    owner: Mutex<Option<Box<dyn Any + Send + Sync>>>,
     home: Option<NodeId>,
     pub(crate) replicas: Box<[Replica]>,
     pub(crate) deps: Mutex<ImplicitDeps>,
@@ -60,6 +74,10 @@ pub struct HandleInner {
     pub(crate) acquisitions: Mutex<Vec<TaskRef>>,
     meta: Mutex<Meta>,
     user_data: AtomicUsize,
+    // --- partition plans (data/partition/plan.rs) ---
+    /// This handle's part in asynchronous partition plans, created when it first takes
+    /// one: tasks on handles that never do pay one atomic load per access.
+    pub(crate) plan_links: OnceLock<Box<Mutex<super::partition::PlanLinks>>>,
 }
 
 /// A registered piece of data. Cloning gives another reference to the same handle.
@@ -73,7 +91,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl DataHandle {
     /// A new handle over `desc`. With `home = Some(node)` the description's buffers hold
     /// the data on that node; with `None` the runtime allocates on first use.
-    pub(crate) fn new(home: Option<NodeId>, desc: Description, sequential: bool) -> DataHandle {
+    pub(crate) fn new(
+        home: Option<NodeId>,
+        desc: Description,
+        sequential: bool,
+        origin: Origin,
+    ) -> DataHandle {
         let ops = desc.ops();
         let replicas = (0..memory::node_count())
             .map(|node| {
@@ -90,7 +113,7 @@ impl DataHandle {
                 }
             })
             .collect();
-        DataHandle::from_replicas(home, replicas, sequential, None)
+        DataHandle::from_replicas(home, replicas, sequential, None, origin)
     }
 
     /// A handle whose replicas are given one per memory node (children of a partition).
@@ -99,6 +122,7 @@ impl DataHandle {
         replicas: Vec<ReplicaInit>,
         sequential: bool,
         parent: Option<Weak<HandleInner>>,
+        origin: Origin,
     ) -> DataHandle {
         let ops = replicas[0].desc.ops();
         let replicas = replicas
@@ -112,6 +136,8 @@ impl DataHandle {
             .collect();
         DataHandle(Arc::new(HandleInner {
             ops,
+            elem: origin.elem,
+            owner: Mutex::new(origin.owner),
             home,
             replicas,
             deps: Mutex::new(ImplicitDeps::default()),
@@ -124,6 +150,7 @@ impl DataHandle {
             acquisitions: Mutex::new(Vec::new()),
             meta: Mutex::new(Meta::default()),
             user_data: AtomicUsize::new(0),
+            plan_links: OnceLock::new(),
         }))
     }
 
@@ -138,6 +165,32 @@ impl DataHandle {
 
     pub fn ops(&self) -> &'static dyn InterfaceOps {
         self.0.ops
+    }
+
+    /// The element type the data was registered with (`Unknown` from C).
+    pub fn elem_kind(&self) -> ElemKind {
+        self.0.elem
+    }
+
+    /// Runs `f` with the object that owns the home buffers (`None` if there is none, or
+    /// after unregistration).
+    pub fn with_owner<R>(&self, f: impl FnOnce(Option<&(dyn Any + Send + Sync)>) -> R) -> R {
+        f(lock(&self.0.owner).as_deref())
+    }
+
+    /// Records that the application gave buffers for the replica on `node`
+    /// (`starpu_data_ptr_register`): it counts as allocated, and the runtime will not
+    /// free it.
+    pub fn mark_allocated(&self, node: NodeId) {
+        if let Some(r) = self.0.replicas.get(node) {
+            r.owned.store(false, Ordering::Release);
+            r.allocated.store(true, Ordering::Release);
+        }
+    }
+
+    /// Whether the home buffers' owner is an `O`.
+    pub(crate) fn owner_is<O: Any>(&self) -> bool {
+        lock(&self.0.owner).as_ref().is_some_and(|o| o.is::<O>())
     }
 
     pub fn interface_id(&self) -> i32 {
@@ -174,6 +227,11 @@ impl DataHandle {
     /// A copy of the description on `node`, typed, for getters such as `starpu_vector_get_nx`.
     pub fn interface<T: Interface>(&self, node: NodeId) -> Option<T> {
         self.0.replicas.get(node)?.desc.get::<T>().copied()
+    }
+
+    /// A copy of the description on the home node (main memory for data without home).
+    pub fn home_description(&self) -> Description {
+        self.0.replicas[self.main_node()].desc.duplicate()
     }
 
     /// Size in bytes of the data (`starpu_data_get_size`).
@@ -256,6 +314,14 @@ impl DataHandle {
 
     pub fn child(&self, i: usize) -> Option<DataHandle> {
         lock(&self.0.children).get(i).cloned()
+    }
+
+    /// Whether the application holds this data acquired (an acquisition granted and not
+    /// released).
+    pub fn is_acquired(&self) -> bool {
+        lock(&self.0.acquisitions)
+            .iter()
+            .any(|t| t.state() >= crate::task::state::RUNNING)
     }
 
     /// Task accesses and acquisitions not yet over.
@@ -372,10 +438,12 @@ impl DataHandle {
     /// Forgets every replica's value (`starpu_data_invalidate`); buffers the runtime
     /// allocated are released.
     pub(crate) fn invalidate(&self) {
+        // (partition plans) Children of plans point into the buffers: they stay.
+        let keep = self.nplans() > 0;
         let _g = lock(&self.0.coherency);
         for (node, r) in self.0.replicas.iter().enumerate() {
             r.valid.store(false, Ordering::Release);
-            if r.owned.swap(false, Ordering::AcqRel) {
+            if !keep && r.owned.swap(false, Ordering::AcqRel) {
                 // SAFETY: the runtime allocated this buffer; no task uses the handle now.
                 unsafe { self.0.ops.free(r.desc.ptr(), node) };
                 r.allocated.store(false, Ordering::Release);
@@ -383,13 +451,16 @@ impl DataHandle {
         }
     }
 
-    /// Releases what the runtime allocated and ends the handle.
-    pub(crate) fn retire(&self) {
+    /// Releases what the runtime allocated and ends the handle. Returns the owner of the
+    /// home buffers: the memory belongs to the application again (a face drops it, or
+    /// gives it back), even if clones of the handle are still around.
+    pub(crate) fn retire(&self) -> Option<Box<dyn Any + Send + Sync>> {
         self.invalidate();
         self.0.state.store(hstate::UNREGISTERED, Ordering::Release);
         // Breaks the handle -> last task -> handle reference cycle.
         *lock(&self.0.deps) = ImplicitDeps::default();
         lock(&self.0.children).clear();
+        lock(&self.0.owner).take()
     }
 }
 

@@ -7,7 +7,7 @@
 //! reduction accesses are ordered like writes, which is one of the orders StarPU allows.
 
 use super::AccessMode;
-use crate::task::{state, TaskRef};
+use crate::task::TaskRef;
 
 /// Readers are pruned of finished tasks when their list doubles, so a long run of readers
 /// costs amortised O(1) per task and memory proportional to the unfinished ones.
@@ -29,25 +29,24 @@ impl ImplicitDeps {
         if mode.writes() {
             if self.readers.is_empty() {
                 if let Some(w) = &self.last_writer {
-                    w.add_successor(task);
+                    w.add_data_successor(task);
                 }
             } else {
                 for r in self.readers.drain(..) {
-                    r.add_successor(task);
+                    r.add_data_successor(task);
                 }
             }
             self.compact_at = 0;
             self.last_writer = Some(task.clone());
         } else {
+            // A writer that released its data needs no edge, nor to be remembered.
             if let Some(w) = &self.last_writer {
-                if w.state() == state::DONE {
+                if !w.add_data_successor(task) {
                     self.last_writer = None;
-                } else {
-                    w.add_successor(task);
                 }
             }
             if self.readers.len() >= self.compact_at.max(MIN_COMPACTION) {
-                self.readers.retain(|r| r.state() != state::DONE);
+                self.readers.retain(|r| !r.data_released());
                 self.compact_at = self.readers.len() * 2;
             }
             self.readers.push(task.clone());

@@ -1,69 +1,48 @@
-//! Registering and unregistering data, invalidation, and copies between handles.
+//! Unregistering data, invalidation, and copies between handles.
 
 use super::acquire::wait_idle;
-use super::interfaces::{Description, Interface};
 use super::{registry, AccessMode, AcquireNode, DataHandle};
 use crate::error::{Error, Result};
-use crate::memory::{self, NodeId};
 use crate::runtime::Runtime;
 use crate::task::{Access, Codelet, KernelCall, Task, TaskSpec};
 use smallvec::smallvec;
+use std::any::Any;
 use std::sync::Arc;
 
 impl Runtime {
-    /// Registers data described by `iface`, whose buffers live on `home` (`None`: the
-    /// runtime allocates them when the data is first used, StarPU's home node -1).
-    pub fn register<I: Interface>(&self, home: Option<NodeId>, iface: I) -> Result<DataHandle> {
-        self.register_description(home, Description::new(iface))
-    }
-
-    /// Registers a type-erased description (custom interfaces, or C callers).
-    pub fn register_description(
-        &self,
-        home: Option<NodeId>,
-        desc: Description,
-    ) -> Result<DataHandle> {
-        self.check_accepting()?;
-        if let Some(n) = home {
-            if memory::node_kind(n).is_none() {
-                return Err(Error::invalid(format!("home node {n} does not exist")));
-            }
-            if desc.data_ptr() == 0 && desc.data_size() > 0 {
-                return Err(Error::invalid(format!(
-                    "{} registered on node {n} with a NULL buffer (use home node -1 to let \
-                     StarPU allocate it)",
-                    desc.describe()
-                )));
-            }
-        }
-        let h = DataHandle::new(home, desc, self.default_sequential_consistency());
-        registry::publish(&h);
-        Ok(h)
-    }
-
     /// Waits for every task using `h`, brings the value home (unless `coherent` is false),
     /// and forgets the handle (`starpu_data_unregister[_no_coherency]`).
     pub fn unregister(&self, h: &DataHandle, coherent: bool) -> Result<()> {
-        self.check_may_block("starpu_data_unregister")?;
+        self.unregister_owned(h, coherent).map(drop)
+    }
+
+    /// `unregister`, returning the object that owned the home buffers.
+    pub(crate) fn unregister_owned(
+        &self,
+        h: &DataHandle,
+        coherent: bool,
+    ) -> Result<Option<Box<dyn Any + Send + Sync>>> {
+        self.check_may_block("unregistration")?;
         check_unregistrable(h)?;
+        super::partition::before_unregister(self, h)?;
         wait_idle(self, h);
-        finish_unregister(h, coherent);
-        Ok(())
+        Ok(finish_unregister(h, coherent))
     }
 
     /// Unregisters `h` once the tasks submitted so far are done, without waiting
     /// (`starpu_data_unregister_submit`). The handle may not be used afterwards.
-    pub fn unregister_submit(&'static self, h: &DataHandle) -> Result<()> {
+    pub fn unregister_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
         check_unregistrable(h)?;
+        super::partition::before_unregister(self, h)?;
         let target = h.clone();
-        let rt = self;
+        let rt = self.clone();
         self.acquire_cb(
             h,
             AcquireNode::None,
             AccessMode::RW,
             Box::new(move || {
                 let _ = rt.release(&target);
-                finish_unregister(&target, true);
+                drop(finish_unregister(&target, true));
             }),
         )?;
         h.0.state.store(
@@ -75,7 +54,7 @@ impl Runtime {
 
     /// Forgets the value of `h` on every node (`starpu_data_invalidate`).
     pub fn invalidate(&self, h: &DataHandle) -> Result<()> {
-        self.check_may_block("starpu_data_invalidate")?;
+        self.check_may_block("invalidation")?;
         h.check_usable()?;
         wait_idle(self, h);
         h.invalidate();
@@ -83,9 +62,9 @@ impl Runtime {
     }
 
     /// Invalidates `h` once the tasks submitted so far are done (`..._invalidate_submit`).
-    pub fn invalidate_submit(&'static self, h: &DataHandle) -> Result<()> {
+    pub fn invalidate_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
         let target = h.clone();
-        let rt = self;
+        let rt = self.clone();
         self.acquire_cb(
             h,
             AcquireNode::None,
@@ -100,7 +79,7 @@ impl Runtime {
     /// Copies the value of `src` into `dst` (same interface and shape) with a task
     /// ordered like any other (`starpu_data_cpy`).
     pub fn data_cpy(
-        &'static self,
+        &self,
         dst: &DataHandle,
         src: &DataHandle,
         asynchronous: bool,
@@ -108,15 +87,16 @@ impl Runtime {
     ) -> Result<()> {
         if dst.interface_id() != src.interface_id() || dst.size() != src.size() {
             return Err(Error::invalid(format!(
-                "starpu_data_cpy needs two data of the same interface and size ({} vs {})",
+                "data copy: needs two data of the same interface and size ({} vs {})",
                 dst.describe(),
                 src.describe()
             )));
         }
         let ops = dst.ops();
         let kernel = Arc::new(move |call: &KernelCall| {
+            let b = call.buffers();
             // SAFETY: buffers are the two descriptions, fetched and of ops's type.
-            unsafe { ops.copy(call.buffers[1] as *const u8, call.buffers[0] as *const u8) };
+            unsafe { ops.copy(b[1] as *const u8, b[0] as *const u8) };
             Ok(())
         });
         let cl = Arc::new(Codelet {
@@ -128,7 +108,7 @@ impl Runtime {
         });
         let task = Task::new();
         if let Some(f) = done {
-            task.set_callback(f);
+            task.set_callback(move |_| f());
         }
         let spec = TaskSpec {
             codelet: Some(cl),
@@ -155,36 +135,30 @@ impl Runtime {
 fn check_unregistrable(h: &DataHandle) -> Result<()> {
     if h.is_partitioned() {
         return Err(Error::invalid(format!(
-            "data {} is partitioned: unpartition it before unregistering it",
+            "unregistration: data {} is partitioned: unpartition it first",
             h.label()
         )));
     }
     if !h.is_registered() {
         return Err(Error::invalid(format!(
-            "data {} is already unregistered",
+            "unregistration: data {} is not registered (unregistered already?)",
             h.label()
         )));
     }
-    let held =
-        h.0.acquisitions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .any(|t| t.state() >= crate::task::state::RUNNING);
-    if held {
+    if h.is_acquired() {
         // Waiting would never end: only the application can release it.
         return Err(Error::invalid(format!(
-            "data {} is acquired by the application: release it before unregistering",
+            "unregistration: data {} is acquired by the application: release it first",
             h.label()
         )));
     }
     Ok(())
 }
 
-fn finish_unregister(h: &DataHandle, coherent: bool) {
+fn finish_unregister(h: &DataHandle, coherent: bool) -> Option<Box<dyn Any + Send + Sync>> {
     if coherent {
         h.write_back();
     }
     registry::retract(h);
-    h.retire();
+    h.retire()
 }

@@ -3,17 +3,25 @@
 
 mod access;
 mod acquire;
+pub mod element;
 pub mod filters;
 mod handle;
+pub mod hash;
 mod implicit;
 pub mod interfaces;
 mod lifecycle;
 mod partition;
+mod register;
 pub mod registry;
+mod view;
 
 pub use access::AccessMode;
-pub use handle::DataHandle;
-pub use partition::{sub_data, Filter};
+pub use element::{ElemKind, Element};
+pub use handle::{DataHandle, Origin};
+pub(crate) use partition::before_submit;
+pub use partition::{sub_data, Filter, SwitchOptions};
+pub use register::{Buffer, Coo, Csr};
+pub use view::Acquired;
 
 /// Where an acquisition wants the data (`starpu_data_acquire_on_node`'s node argument).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

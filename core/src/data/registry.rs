@@ -97,6 +97,13 @@ pub fn lookup_data(ptr: usize) -> Option<DataHandle> {
     read().as_ref()?.by_data.get(&ptr).cloned()
 }
 
+/// Every registered handle.
+pub fn all() -> Vec<DataHandle> {
+    read()
+        .as_ref()
+        .map_or_else(Vec::new, |m| m.by_handle.values().cloned().collect())
+}
+
 /// Number of registered handles (for leak reports at shutdown).
 pub fn count() -> usize {
     read().as_ref().map_or(0, |m| m.by_handle.len())

@@ -30,13 +30,10 @@ impl Runtime {
 
     /// Runs `f(worker id)` once on every worker, and returns when all have
     /// (`starpu_execute_on_each_worker`).
-    pub fn execute_on_each_worker(
-        &'static self,
-        f: Arc<dyn Fn(usize) + Send + Sync>,
-    ) -> Result<()> {
-        self.check_may_block("starpu_execute_on_each_worker")?;
+    pub fn execute_on_each_worker(&self, f: Arc<dyn Fn(usize) + Send + Sync>) -> Result<()> {
+        self.check_may_block("running a function on each worker")?;
         let kernel = Arc::new(move |call: &KernelCall| {
-            f(call.worker);
+            f(call.worker());
             Ok(())
         });
         let cl = Arc::new(Codelet {

@@ -1,15 +1,17 @@
 //! The runtime: configuration, workers, scheduling policy, and the process-wide instance
 //! behind StarPU's global API.
 //!
-//! A `Runtime` is leaked on start and lives as `&'static Runtime`: tasks, workers and
-//! bindings reach it without reference counting on every task. Shutdown stops and joins the
-//! workers and empties what the runtime holds; the small struct itself stays allocated,
-//! which also keeps a late call from another thread from touching freed memory.
+//! A runtime lives in an `Arc`: the application's handle, each worker thread and the
+//! process-wide slot (`init` / `global`) hold one. `shutdown` waits for the tasks, stops
+//! and joins the workers; the memory goes once the last reference is dropped, so a
+//! process may start and stop runtimes as often as it likes without growing.
 
 mod control;
+mod global;
 mod submit;
 mod wait;
 
+pub use global::{global, init, is_initialized, shutdown, with_global};
 pub use submit::ReadyList;
 
 use crate::config::{Binding, Config};
@@ -18,23 +20,39 @@ use crate::sched::{self, Policy};
 use crate::task::bell::Bell;
 use crate::task::tags::Tags;
 use crate::task::Task;
-use crate::topology::{self, Topology};
+use crate::topology::Topology;
 use crate::worker::{self, Worker};
-use std::sync::atomic::{fence, AtomicBool, AtomicPtr, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use crossbeam_utils::CachePadded;
+use std::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// Most workers a runtime runs (`STARPU_NMAXWORKERS`).
 pub const MAX_WORKERS: usize = 64;
 
+/// One running instance of the runtime: its workers, scheduling policy, tags and
+/// counters. Start one with [`Runtime::start`] (an independent runtime) or
+/// [`init`] (the process-wide one StarPU's global API uses).
+///
+/// ```
+/// use starpu_core::{Config, Runtime};
+/// let rt = Runtime::start(Config { ncpus: Some(2), silent: true, ..Config::default() })?;
+/// assert_eq!(rt.workers().len(), 2);
+/// rt.shutdown();
+/// # Ok::<(), starpu_core::Error>(())
+/// ```
 pub struct Runtime {
     pub config: Config,
     pub(crate) workers: Box<[Worker]>,
     pub(crate) policy: Box<dyn Policy>,
-    pub(crate) nsleeping: AtomicUsize,
+    pub(crate) topology: Topology,
+    /// Counters every task touches from both sides (submitting thread and workers) sit on
+    /// cache lines of their own, so that writing them does not evict what the other side
+    /// reads (the configuration, the policy, the workers).
+    pub(crate) nsleeping: CachePadded<AtomicUsize>,
     /// Tasks submitted and not yet terminated.
-    pub(crate) submitted: AtomicUsize,
+    pub(crate) submitted: CachePadded<AtomicUsize>,
     /// `wait_for_all` and `wait_for_n_submitted` waiters: rung when `submitted` drops to
     /// `watermark` or below.
     pub(crate) all_bell: Bell,
@@ -45,6 +63,8 @@ pub struct Runtime {
     pub(crate) data_bell: Bell,
     pub tags: Tags,
     pub(crate) default_sequential: AtomicBool,
+    /// Tasks that failed since the last `wait_for_all`, and the first failure's message.
+    pub(crate) failures: failures::Failures,
     /// `starpu_pause` calls not yet matched by `starpu_resume`.
     paused: AtomicUsize,
     accepting: AtomicBool,
@@ -54,25 +74,29 @@ pub struct Runtime {
     started: Instant,
 }
 
+mod failures;
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Runtime {
-    /// Starts a runtime with `config` (environment variables already applied).
-    pub fn start(config: Config) -> Result<&'static Runtime> {
-        let topo = Topology::detect();
+    /// Starts a runtime with `config` (environment variables already applied, see
+    /// [`Config::apply_env`]). The machine's topology is read here, once.
+    #[must_use = "a runtime runs until `shutdown` is called"]
+    pub fn start(config: Config) -> Result<Arc<Runtime>> {
+        let topology = Topology::detect();
         let mut cpus: Vec<Option<usize>> = match &config.binding {
             Binding::Explicit(list) if !list.is_empty() => list.iter().map(|&c| Some(c)).collect(),
-            Binding::None => topo.core_cpus.iter().map(|_| None).collect(),
-            _ => topo.core_cpus.iter().map(|&c| Some(c)).collect(),
+            Binding::None => topology.core_cpus.iter().map(|_| None).collect(),
+            _ => topology.core_cpus.iter().map(|&c| Some(c)).collect(),
         };
         if config.main_thread_bind {
             let cpu = config
                 .main_thread_cpuid
                 .or_else(|| cpus.last().copied().flatten())
                 .unwrap_or(0);
-            topology::bind_current_thread(cpu)?;
+            topology.bind_current_thread(cpu)?;
             cpus.retain(|&c| c != Some(cpu));
         }
         let reserve = config.reserve_ncpus.min(cpus.len());
@@ -108,46 +132,84 @@ impl Runtime {
             config.min_priority.unwrap_or(pmin),
             config.max_priority.unwrap_or(pmax),
         );
-        let rt: &'static Runtime = Box::leak(Box::new(Runtime {
+        let rt = Arc::new(Runtime {
             config,
             workers,
             policy,
-            nsleeping: AtomicUsize::new(0),
-            submitted: AtomicUsize::new(0),
+            topology,
+            nsleeping: CachePadded::new(AtomicUsize::new(0)),
+            submitted: CachePadded::new(AtomicUsize::new(0)),
             all_bell: Bell::default(),
             watermark: AtomicUsize::new(0),
             task_bell: Bell::default(),
             data_bell: Bell::default(),
             tags: Tags::default(),
             default_sequential: AtomicBool::new(true),
+            failures: failures::Failures::default(),
             paused: AtomicUsize::new(0),
             accepting: AtomicBool::new(true),
             stopping: AtomicBool::new(false),
             threads: Mutex::new(Vec::new()),
             priority_range,
             started: Instant::now(),
-        }));
+        });
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
-            let handle = std::thread::Builder::new()
+            let worker_rt = rt.clone();
+            let spawned = std::thread::Builder::new()
                 .name(format!("starpu-cpu-{id}"))
-                .spawn(move || worker::run(rt, id))
-                .map_err(|e| Error::no_device(format!("cannot start worker thread: {e}")))?;
-            let _ = rt.workers[id].thread.set(handle.thread().clone());
-            threads.push(handle);
+                .spawn(move || worker::run(worker_rt, id));
+            match spawned {
+                Ok(handle) => {
+                    let _ = rt.workers[id].thread.set(handle.thread().clone());
+                    threads.push(handle);
+                }
+                Err(e) => {
+                    drop(threads);
+                    rt.stop_workers();
+                    return Err(Error::no_device(format!("cannot start worker thread: {e}")));
+                }
+            }
         }
         drop(threads);
         Ok(rt)
     }
 
     /// Waits for every task, stops the workers and forgets tags. The runtime refuses new
-    /// work from then on.
-    pub fn shutdown(&'static self) {
-        if worker::current_worker_id().is_some() {
-            self.warn("starpu_shutdown called from a worker thread; ignored");
+    /// work from then on. Called from a task or a callback it does nothing and says so
+    /// (the worker would wait for itself).
+    pub fn shutdown(&self) {
+        if !worker::may_block() {
+            self.warn("runtime shutdown requested from a task or a callback; ignored");
             return;
         }
         let _ = self.wait_for_all();
+        self.stop_workers();
+        self.tags.clear();
+        // Data still acquired does not keep shutdown waiting (StarPU returns too); say so,
+        // since the application probably forgot a release.
+        for h in crate::data::registry::all() {
+            if h.is_acquired() {
+                self.warn(&format!(
+                    "shutdown: data {} is still acquired by the application (never released)",
+                    h.label()
+                ));
+            }
+        }
+        if self.config.worker_stats {
+            eprintln!(
+                "[starpu] worker statistics ({} policy, {:.3} s):",
+                self.policy.name(),
+                self.uptime()
+            );
+            for w in self.workers.iter() {
+                eprintln!("\t{}\t{} tasks", w.name, w.executed());
+            }
+        }
+    }
+
+    /// Refuses new work, wakes the workers so they see it, and joins them.
+    fn stop_workers(&self) {
         self.accepting.store(false, Ordering::SeqCst);
         self.stopping.store(true, Ordering::SeqCst);
         for w in self.workers.iter() {
@@ -159,17 +221,11 @@ impl Runtime {
         for h in lock(&self.threads).drain(..) {
             let _ = h.join();
         }
-        self.tags.clear();
-        if self.config.worker_stats {
-            eprintln!(
-                "[starpu] worker statistics ({} policy, {:.3} s):",
-                self.policy.name(),
-                self.uptime()
-            );
-            for w in self.workers.iter() {
-                eprintln!("\t{}\t{} tasks", w.name, w.executed());
-            }
-        }
+    }
+
+    /// Whether the runtime still accepts work (not shut down).
+    pub fn is_running(&self) -> bool {
+        self.accepting.load(Ordering::Relaxed)
     }
 
     pub(crate) fn is_stopping(&self) -> bool {
@@ -202,6 +258,15 @@ impl Runtime {
 
     pub fn worker(&self, id: usize) -> Option<&Worker> {
         self.workers.get(id)
+    }
+
+    /// The ids of the workers of `kind` (all workers with `None`), in order.
+    pub fn worker_ids(&self, kind: Option<worker::WorkerKind>) -> Vec<usize> {
+        self.workers
+            .iter()
+            .filter(|w| kind.is_none_or(|k| w.kind == k))
+            .map(|w| w.id)
+            .collect()
     }
 
     pub fn policy_name(&self) -> &'static str {
@@ -255,7 +320,14 @@ impl Runtime {
         if mask & crate::task::where_mask::CPU == 0 {
             return None;
         }
-        (0..cl.cpu_funcs.len()).find(|&i| cl.can_execute.as_ref().is_none_or(|f| f(w, task, i)))
+        let Some(can) = &cl.can_execute else {
+            return (!cl.cpu_funcs.is_empty()).then_some(0);
+        };
+        (0..cl.cpu_funcs.len()).find(|&i| {
+            // A can_execute that panics fails the task; the worker takes it and ends it
+            // without running its kernel, instead of leaving it queued forever.
+            crate::task::guarded(self, task, "can_execute", || can(w, task, i)).unwrap_or(true)
+        })
     }
 
     /// Whether any worker of this runtime can run `task`.
@@ -298,59 +370,4 @@ impl Runtime {
             }
         }
     }
-}
-
-/// The process-wide runtime behind StarPU's global API.
-static GLOBAL: AtomicPtr<Runtime> = AtomicPtr::new(std::ptr::null_mut());
-/// `starpu_init` calls not yet matched by `starpu_shutdown` (StarPU allows nesting).
-static INIT_COUNT: Mutex<usize> = Mutex::new(0);
-
-/// Starts the global runtime, or counts one more user of the running one.
-pub fn init(config: Config) -> Result<&'static Runtime> {
-    let mut count = lock(&INIT_COUNT);
-    if *count > 0 {
-        *count += 1;
-        return global();
-    }
-    let rt = Runtime::start(config)?;
-    GLOBAL.store(rt as *const Runtime as *mut Runtime, Ordering::SeqCst);
-    *count = 1;
-    Ok(rt)
-}
-
-/// Ends one `init`; the last one shuts the global runtime down.
-pub fn shutdown() -> Result<()> {
-    let mut count = lock(&INIT_COUNT);
-    if *count == 0 {
-        return Err(Error::not_initialized());
-    }
-    if *count > 1 {
-        *count -= 1;
-        return Ok(());
-    }
-    let rt = global()?;
-    if worker::current_worker_id().is_some() {
-        return Err(Error::deadlock(
-            "starpu_shutdown cannot be called from a task or callback",
-        ));
-    }
-    rt.shutdown();
-    GLOBAL.store(std::ptr::null_mut(), Ordering::SeqCst);
-    *count = 0;
-    Ok(())
-}
-
-/// The global runtime, if initialised.
-pub fn global() -> Result<&'static Runtime> {
-    let p = GLOBAL.load(Ordering::Acquire);
-    if p.is_null() {
-        Err(Error::not_initialized())
-    } else {
-        // SAFETY: runtimes are leaked, never freed.
-        Ok(unsafe { &*p })
-    }
-}
-
-pub fn is_initialized() -> bool {
-    !GLOBAL.load(Ordering::Acquire).is_null()
 }

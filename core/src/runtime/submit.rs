@@ -12,31 +12,29 @@ pub use crate::task::ReadyList;
 
 impl Runtime {
     /// Submits `task` with its description. On error nothing changed: the task stays
-    /// unsubmitted and every handle and earlier task is untouched.
-    pub fn submit(&'static self, task: &TaskRef, spec: TaskSpec) -> Result<()> {
-        self.check_accepting()?;
-        self.check_spec(&spec)?;
-        let blocking_allowed = worker::may_block();
-        if spec.synchronous && !blocking_allowed {
-            return Err(Error::deadlock(
-                "a synchronous task cannot be submitted from a task or a callback",
-            ));
+    /// unsubmitted and every handle and earlier task is untouched. Either way the face
+    /// hears `TaskHooks::dropped` once for this description: when the task holding it
+    /// goes, or now if it is refused.
+    pub fn submit(&self, task: &TaskRef, spec: TaskSpec) -> Result<()> {
+        if let Err(e) = self.admit(task, &spec) {
+            if let Some(h) = &spec.hooks {
+                task::guarded(self, task, "the drop hook", || h.dropped(task));
+            }
+            return Err(e);
         }
-        if !task.mark_submitted() {
-            return Err(Error::invalid(
-                "task already submitted (wait for it to end before submitting it again)",
-            ));
-        }
-        if blocking_allowed {
+        if worker::may_block() {
             self.throttle();
         }
         let synchronous = spec.synchronous;
-        if !task.install_spec(spec) {
-            return Err(Error::invalid("task already has a description"));
-        }
+        // Partition plans: the views of this task's data are switched first, and the plan
+        // lock is held until its accesses are ordered (data/partition/implicit.rs).
+        let plans = crate::data::before_submit(self, &spec);
+        // `admit` made this thread the one that submits `task`: the cell is empty.
+        task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
         let spec = task.spec().expect("installed above");
         self.register_accesses(task, spec);
+        drop(plans);
         if let Some(tag) = spec.tag {
             self.tags.attach(tag, task);
         }
@@ -51,14 +49,62 @@ impl Runtime {
         Ok(())
     }
 
+    /// Submits a task the runtime makes for its own bookkeeping (partition switches): no
+    /// throttling, no partition-plan look-up, and when it is ready at once it joins
+    /// `ready`, for the caller to schedule once it released its locks.
+    pub(crate) fn submit_internal(
+        &self,
+        task: &TaskRef,
+        spec: TaskSpec,
+        ready: &mut ReadyList,
+    ) -> Result<()> {
+        self.admit(task, &spec)?;
+        task.install_spec(spec);
+        self.submitted.fetch_add(1, Ordering::SeqCst);
+        self.register_accesses(task, task.spec().expect("installed above"));
+        if task.drop_pending() {
+            ready.push(task.clone());
+        }
+        Ok(())
+    }
+
+    /// Checks a submission and marks the task submitted; nothing else changes on error.
+    fn admit(&self, task: &TaskRef, spec: &TaskSpec) -> Result<()> {
+        self.check_accepting()?;
+        self.check_spec(spec)?;
+        if spec.synchronous && !worker::may_block() {
+            return Err(Error::deadlock(
+                "task submission: a synchronous task cannot be submitted from a task or a \
+                 callback (it would wait for itself)",
+            ));
+        }
+        if !task.mark_submitted() {
+            return Err(Error::invalid(
+                "task submission: the task was submitted already (wait for it to end before \
+                 submitting it again)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// One submitted task (or acquisition) is over for `wait_for_all`.
+    pub(crate) fn task_left(&self) {
+        let left = self.submitted.fetch_sub(1, Ordering::SeqCst) - 1;
+        if left <= self.watermark.load(Ordering::SeqCst) {
+            self.all_bell.ring();
+        }
+    }
+
     fn check_spec(&self, spec: &TaskSpec) -> Result<()> {
-        for a in &spec.accesses {
-            a.handle.check_usable()?;
+        for (i, a) in spec.accesses.iter().enumerate() {
+            a.handle
+                .check_usable()
+                .map_err(|e| Error::invalid(format!("task submission: buffer {i}: {e}")))?;
         }
         if let Some(w) = spec.worker {
             if w >= self.workers.len() {
                 return Err(Error::invalid(format!(
-                    "worker {w} does not exist (there are {} workers)",
+                    "task submission: worker {w} does not exist (there are {} workers)",
                     self.workers.len()
                 )));
             }
@@ -66,14 +112,10 @@ impl Runtime {
         let Some(cl) = &spec.codelet else {
             return Ok(());
         };
-        if let Some(n) = cl.nbuffers {
-            if spec.accesses.len() != n {
-                return Err(Error::invalid(format!(
-                    "codelet {} declares {n} buffer(s) but the task has {}",
-                    cl.display_name(),
-                    spec.accesses.len()
-                )));
-            }
+        let in_submission = |e: Error| Error::new(e.kind, format!("task submission: {e}"));
+        cl.check_count(spec.accesses.len()).map_err(in_submission)?;
+        for (i, a) in spec.accesses.iter().enumerate() {
+            cl.check_buffer(i, a.mode).map_err(in_submission)?;
         }
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
         let runs = mask & !task::where_mask::NOWHERE != 0;
@@ -84,7 +126,8 @@ impl Runtime {
             let accepted = cpu_ok && (cl.can_execute.is_none() || self.someone_accepts(spec));
             if !accepted {
                 return Err(Error::no_device(format!(
-                    "no worker can run codelet {} (where={mask:#x}, {} CPU implementation(s))",
+                    "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU \
+                     implementation(s))",
                     cl.display_name(),
                     cl.cpu_funcs.len()
                 )));
@@ -94,13 +137,13 @@ impl Runtime {
     }
 
     fn someone_accepts(&self, spec: &TaskSpec) -> bool {
-        let probe = task::Task::new();
+        let probe = task::Task::probe();
         let _ = probe.install_spec(TaskSpec {
             codelet: spec.codelet.clone(),
             where_mask: spec.where_mask,
             worker: spec.worker,
-            user: spec.user,
-            hooks: spec.hooks,
+            hooks: spec.hooks.clone(),
+            payload: spec.payload.clone(),
             ..Default::default()
         });
         self.runnable_somewhere(&probe)
@@ -150,15 +193,15 @@ impl Runtime {
     /// Moves ready tasks on: to the scheduling policy, to a pinned worker, straight to
     /// their end when they have nothing to run, or to the waiting acquirer. Tasks that
     /// became ready together are queued together, in the order they were released.
-    pub(crate) fn schedule(&'static self, mut ready: ReadyList) {
+    pub(crate) fn schedule(&self, mut ready: ReadyList) {
         while !ready.is_empty() {
             let batch = std::mem::take(&mut ready);
             let mut queued = ReadyList::new();
             for t in batch {
                 let spec = t.spec().expect("ready tasks were submitted");
                 t.set_state(state::READY);
-                if spec.kind == TaskKind::Acquire {
-                    self.grant(&t);
+                if let TaskKind::Acquire(node) = spec.kind {
+                    self.grant(&t, node);
                     continue;
                 }
                 let runs = spec.codelet.as_ref().is_some_and(|cl| {
@@ -166,13 +209,18 @@ impl Runtime {
                         & !task::where_mask::NOWHERE
                         != 0
                 });
+                // As in StarPU, the prologue runs for every task whose dependencies are
+                // met, with a kernel to run or not, as the current task.
+                if let Some(h) = &spec.hooks {
+                    task::guarded_current(self, &t, "the prologue callback", || h.ready(&t));
+                }
+                if let Some(f) = t.take_prologue() {
+                    task::guarded_current(self, &t, "the prologue callback", f);
+                }
                 if !runs {
                     // Its end may release more tasks: they join the next round.
                     task::finish_without_running(self, &t, &mut ready);
                     continue;
-                }
-                if let Some(h) = spec.hooks {
-                    worker::as_callback(|| h.ready(&t));
                 }
                 match spec.worker {
                     Some(w) => {
@@ -186,7 +234,7 @@ impl Runtime {
         }
     }
 
-    fn push_to_policy(&'static self, mut tasks: ReadyList) {
+    fn push_to_policy(&self, mut tasks: ReadyList) {
         let from = worker::current_worker_id();
         let can_run = |t: &task::Task, w: usize| self.choose_impl(t, w).is_some();
         match tasks.len() {

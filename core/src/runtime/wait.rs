@@ -9,27 +9,50 @@ use crate::task::TaskRef;
 use crate::worker;
 use std::sync::atomic::Ordering;
 
-fn check_may_block(call: &str) -> Result<()> {
+fn check_may_block(what: &str) -> Result<()> {
     if worker::may_block() {
         Ok(())
     } else {
         Err(Error::deadlock(format!(
-            "{call} cannot be called from a task or a callback"
+            "{what}: not allowed from a task or a callback (it would wait for itself)"
         )))
     }
 }
 
 impl Runtime {
-    /// Waits until every submitted task has ended (`starpu_task_wait_for_all`).
+    /// Waits until every submitted task has ended (`starpu_task_wait_for_all`). Returns a
+    /// `TaskFailed` error when tasks failed since the previous call: how many, and the
+    /// first one's message (see `Task::failure` for each).
     pub fn wait_for_all(&self) -> Result<()> {
-        check_may_block("starpu_task_wait_for_all")?;
+        check_may_block("waiting for all tasks")?;
         self.all_bell
             .wait_until(|| self.submitted.load(Ordering::SeqCst) == 0);
+        match self.failures.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits until at most `n` submitted tasks remain (`starpu_task_wait_for_n_submitted`);
+    /// refused from a task or a callback.
+    pub fn wait_until_at_most(&self, n: usize) -> Result<()> {
+        check_may_block("waiting for submitted tasks")?;
+        self.wait_for_n_submitted(n);
         Ok(())
     }
 
-    /// Waits until at most `n` submitted tasks remain (`starpu_task_wait_for_n_submitted`).
-    pub fn wait_for_n_submitted(&self, n: usize) {
+    /// Waits until no task waits for a worker (`starpu_task_wait_for_no_ready`): every
+    /// ready task has been taken. Polls: the queues have no bell of their own.
+    pub fn wait_for_no_ready(&self) -> Result<()> {
+        check_may_block("waiting for ready tasks to be taken")?;
+        while self.nready() > 0 {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+        Ok(())
+    }
+
+    /// Waits until at most `n` submitted tasks remain (the submission throttle).
+    pub(crate) fn wait_for_n_submitted(&self, n: usize) {
         if self.submitted.load(Ordering::SeqCst) <= n {
             return;
         }
@@ -42,12 +65,31 @@ impl Runtime {
             .compare_exchange(n, 0, Ordering::SeqCst, Ordering::SeqCst);
     }
 
-    /// Waits for one task to end; returns its failure if its kernel failed.
-    pub fn wait_task(&self, task: &TaskRef) -> Result<()> {
-        check_may_block("starpu_task_wait")?;
+    /// Waits for one task to end (`starpu_task_wait`); returns its failure if it failed.
+    /// Only tasks submitted with `detach(false)` may be waited for: a detached task may be
+    /// gone by the time anyone waits (its face may free it as soon as it ends).
+    pub fn wait(&self, task: &TaskRef) -> Result<()> {
+        check_may_block("waiting for a task")?;
+        let Some(spec) = task.spec() else {
+            return Err(Error::invalid(
+                "waiting for a task: the task was not submitted",
+            ));
+        };
+        if spec.detached && !spec.synchronous {
+            return Err(Error::invalid(
+                "waiting for a task: the task is detached (submit it with detach off to wait \
+                 for it)",
+            ));
+        }
+        self.wait_task(task)
+    }
+
+    /// Waits for one task to end, detached or not; returns its failure if it failed.
+    pub(crate) fn wait_task(&self, task: &TaskRef) -> Result<()> {
+        check_may_block("waiting for a task")?;
         if !task.is_submitted() {
             return Err(Error::invalid(
-                "cannot wait for a task that was not submitted",
+                "waiting for a task: the task was not submitted",
             ));
         }
         self.task_bell.wait_until(|| task.is_terminated());
@@ -59,21 +101,21 @@ impl Runtime {
 
     /// Waits until every tag of `ids` is done (`starpu_tag_wait_array`).
     pub fn tag_wait(&self, ids: &[u64]) -> Result<()> {
-        check_may_block("starpu_tag_wait")?;
+        check_may_block("waiting for a tag")?;
         self.task_bell
             .wait_until(|| ids.iter().all(|&id| self.tags.is_done(id)));
         Ok(())
     }
 
     /// Marks tag `id` done from the application (`starpu_tag_notify_from_apps`).
-    pub fn tag_notify(&'static self, id: u64) {
+    pub fn tag_notify(&self, id: u64) {
         let mut ready = super::ReadyList::new();
         self.tags.notify(id, &mut ready);
         self.task_bell.ring();
         self.schedule(ready);
     }
 
-    pub(crate) fn check_may_block(&self, call: &str) -> Result<()> {
-        check_may_block(call)
+    pub(crate) fn check_may_block(&self, what: &str) -> Result<()> {
+        check_may_block(what)
     }
 }

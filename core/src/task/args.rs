@@ -1,10 +1,68 @@
-//! The packed-argument format of `STARPU_VALUE` / `starpu_codelet_pack_args`:
-//! a native `int` count, then for each argument its `size_t` size and its bytes.
+//! Arguments of a task's kernel.
 //!
-//! Every binding packs and unpacks through this one implementation, so a C kernel can read
-//! what Fortran packed and the other way round.
+//! Two forms, both available to every kernel through [`KernelCall`](super::KernelCall):
+//! owned Rust values (`TaskBuilder::arg`, read back with `KernelCall::arg::<T>(i)`), and
+//! StarPU's packed form of `STARPU_VALUE` / `starpu_codelet_pack_args`: a native `int`
+//! count, then for each argument its `size_t` size and its bytes. Every face packs and
+//! unpacks through this one implementation, so a C kernel can read what Fortran packed and
+//! the other way round.
 
+use crate::error::{Error, Result};
+use std::any::Any;
 use std::mem::size_of;
+
+/// The arguments a task carries for its kernel.
+#[derive(Default)]
+pub struct TaskArgs {
+    /// Owned values, in order.
+    pub values: Vec<Box<dyn Any + Send + Sync>>,
+    /// Packed bytes (`STARPU_VALUE`'s format, or any bytes a face wants to hand over).
+    pub packed: Option<Box<[u8]>>,
+}
+
+impl TaskArgs {
+    /// Argument `i` as a `T`.
+    pub fn get<T: Any>(&self, i: usize) -> Result<&T> {
+        let v = self.values.get(i).ok_or_else(|| {
+            Error::invalid(format!(
+                "kernel argument {i} does not exist (the task has {})",
+                self.values.len()
+            ))
+        })?;
+        v.downcast_ref::<T>().ok_or_else(|| {
+            Error::invalid(format!(
+                "kernel argument {i} is not a {}",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+
+    /// The packed arguments, unpacked into their byte strings.
+    pub fn unpacked(&self) -> Result<Vec<&[u8]>> {
+        match &self.packed {
+            None => Ok(Vec::new()),
+            Some(p) => unpack(p),
+        }
+    }
+}
+
+/// Splits a packed buffer into its arguments, checking every length against the buffer.
+pub fn unpack(buf: &[u8]) -> Result<Vec<&[u8]>> {
+    let bad = || Error::invalid("packed arguments are truncated or malformed");
+    let count = buf.get(..COUNT).ok_or_else(bad)?;
+    let n = i32::from_ne_bytes(count.try_into().map_err(|_| bad())?);
+    let mut pos = COUNT;
+    let mut out = Vec::with_capacity(n.max(0) as usize);
+    for _ in 0..n.max(0) {
+        let len_bytes = buf.get(pos..pos + LEN).ok_or_else(bad)?;
+        let len = usize::from_ne_bytes(len_bytes.try_into().map_err(|_| bad())?);
+        pos += LEN;
+        let end = pos.checked_add(len).ok_or_else(bad)?;
+        out.push(buf.get(pos..end).ok_or_else(bad)?);
+        pos = end;
+    }
+    Ok(out)
+}
 
 const COUNT: usize = size_of::<i32>();
 const LEN: usize = size_of::<usize>();
@@ -127,6 +185,29 @@ mod tests {
             assert_eq!(r.next().unwrap().len(), 0);
             assert!(r.next().is_none());
         }
+    }
+
+    #[test]
+    fn safe_unpack_checks_lengths() {
+        let mut p = ArgPacker::new();
+        p.push(&7u64.to_ne_bytes());
+        p.push(b"ab");
+        let buf = p.finish();
+        let args = unpack(&buf).unwrap();
+        assert_eq!(args, vec![&7u64.to_ne_bytes()[..], b"ab"]);
+        assert!(unpack(&buf[..buf.len() - 1]).is_err());
+        assert!(unpack(&[]).is_err());
+    }
+
+    #[test]
+    fn owned_arguments_are_typed() {
+        let args = TaskArgs {
+            values: vec![Box::new(3.5f64), Box::new("x")],
+            packed: None,
+        };
+        assert_eq!(*args.get::<f64>(0).unwrap(), 3.5);
+        assert!(args.get::<i32>(0).is_err());
+        assert!(args.get::<f64>(2).is_err());
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! Codelets: a kernel with one or more implementations, and what the runtime needs to
 //! know about it (how many buffers, in which modes, where it may run).
 
-use super::Task;
+use super::{KernelCall, Task};
 use crate::data::AccessMode;
+use crate::error::{Error, Result};
 use crate::perfmodel::PerfModel;
-use std::ffi::c_void;
 use std::sync::Arc;
 
 /// `starpu_codelet::where` bits (StarPU's values).
@@ -15,32 +15,36 @@ pub mod where_mask {
     pub const OPENCL: u32 = 1 << 6;
 }
 
-/// What a kernel receives: the per-buffer interface descriptions (StarPU's `void *buffers[]`,
-/// each pointing to a `#[repr(C)]` interface struct on the worker's memory node), the task,
-/// and where it runs.
-pub struct KernelCall<'a> {
-    pub buffers: &'a [*mut c_void],
-    pub task: &'a Task,
-    pub worker: usize,
-    pub nimpl: usize,
-}
-
-impl KernelCall<'_> {
-    /// The description of buffer `i` as interface `T`, `None` when it is of another
-    /// interface (or there is no buffer `i`).
-    pub fn interface<T: crate::data::interfaces::Interface>(&self, i: usize) -> Option<&T> {
-        let p = *self.buffers.get(i)?;
-        // SAFETY: every built-in description starts with its interface id (an i32); the
-        // pointer is live for the kernel's duration.
-        unsafe { (*(p as *const i32) == T::ID).then(|| &*(p as *const T)) }
-    }
-}
-
-/// A kernel failure (an exception in a Python or Java codelet): fails the task, not the runtime.
+/// A kernel failure (an exception in a Python or Java codelet, an error a Rust kernel
+/// returns): fails the task, not the runtime.
 #[derive(Debug, Clone)]
 pub struct KernelError(pub String);
 
-pub type KernelResult = Result<(), KernelError>;
+impl From<Error> for KernelError {
+    fn from(e: Error) -> Self {
+        KernelError(e.message)
+    }
+}
+
+impl From<String> for KernelError {
+    fn from(s: String) -> Self {
+        KernelError(s)
+    }
+}
+
+impl From<&str> for KernelError {
+    fn from(s: &str) -> Self {
+        KernelError(s.to_string())
+    }
+}
+
+impl std::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub type KernelResult = std::result::Result<(), KernelError>;
 
 /// One implementation of a codelet for CPU workers.
 pub type CpuKernel = Arc<dyn Fn(&KernelCall) -> KernelResult + Send + Sync>;
@@ -57,7 +61,26 @@ pub enum CodeletType {
     ForkJoin,
 }
 
+/// A kernel with its implementations, and what the runtime needs to know about it.
+///
+/// ```
+/// use starpu_core::{AccessMode, Codelet};
+/// let scale = Codelet::new("scale")
+///     .modes([AccessMode::RW])
+///     .cpu(|call| {
+///         let factor = *call.arg::<f64>(0)?;
+///         for x in call.vector_mut::<f64>(0)?.iter_mut() {
+///             *x *= factor;
+///         }
+///         Ok(())
+///     });
+/// assert_eq!(scale.nbuffers, Some(1));
+/// ```
+// Aligned to a cache line: every task clones and drops the `Arc` around the codelet, on
+// different threads, and that counter must not share a line with the fields the
+// submission path reads.
 #[derive(Clone, Default)]
+#[repr(align(64))]
 pub struct Codelet {
     pub name: Option<String>,
     /// `where` bits; 0 means "wherever an implementation exists".
@@ -88,6 +111,100 @@ impl std::fmt::Debug for Codelet {
 }
 
 impl Codelet {
+    /// A codelet named `name`, with no implementation and no buffer yet.
+    pub fn new(name: impl Into<String>) -> Codelet {
+        Codelet {
+            name: Some(name.into()),
+            nbuffers: Some(0),
+            ..Default::default()
+        }
+    }
+
+    /// Adds a CPU implementation (the first one added is implementation 0).
+    pub fn cpu(
+        mut self,
+        f: impl Fn(&KernelCall) -> KernelResult + Send + Sync + 'static,
+    ) -> Codelet {
+        self.cpu_funcs.push(Arc::new(f));
+        self
+    }
+
+    /// Declares the buffers: their number and access modes.
+    pub fn modes(mut self, modes: impl IntoIterator<Item = AccessMode>) -> Codelet {
+        self.modes = modes.into_iter().collect();
+        self.nbuffers = Some(self.modes.len());
+        self
+    }
+
+    /// Lets each task choose its number of buffers and their modes
+    /// (`STARPU_VARIABLE_NBUFFERS`).
+    pub fn variable_buffers(mut self) -> Codelet {
+        self.modes.clear();
+        self.nbuffers = None;
+        self
+    }
+
+    /// Restricts where the codelet may run (`where`, a mask of `where_mask` bits).
+    pub fn where_mask(mut self, mask: u32) -> Codelet {
+        self.where_mask = mask;
+        self
+    }
+
+    /// Asks `f(worker, task, implementation)` before running the task on a worker.
+    pub fn can_execute(
+        mut self,
+        f: impl Fn(usize, &Task, usize) -> bool + Send + Sync + 'static,
+    ) -> Codelet {
+        self.can_execute = Some(Arc::new(f));
+        self
+    }
+
+    /// Checks buffer `i` given in `mode` against what the codelet declares: the index must
+    /// exist, and a declared mode must be the one given. Returns the mode to use (the
+    /// declared one when `mode` is empty).
+    pub fn check_buffer(&self, i: usize, mode: AccessMode) -> Result<AccessMode> {
+        let declared = match self.nbuffers {
+            None => AccessMode::NONE,
+            Some(n) if i >= n => {
+                return Err(Error::invalid(format!(
+                    "too many buffers: codelet {} declares {n}",
+                    self.display_name()
+                )))
+            }
+            Some(_) => self.modes.get(i).copied().unwrap_or(AccessMode::NONE),
+        };
+        let mode = if mode == AccessMode::NONE {
+            declared
+        } else {
+            mode
+        };
+        if mode == AccessMode::NONE {
+            return Err(Error::invalid(format!(
+                "buffer {i} has no access mode (codelet {} declares none for it)",
+                self.display_name()
+            )));
+        }
+        AccessMode::from_bits(mode.0).map_err(|e| Error::invalid(format!("buffer {i}: {e}")))?;
+        if declared != AccessMode::NONE && mode != declared {
+            return Err(Error::invalid(format!(
+                "buffer {i} is given in mode {mode:?}, the codelet {} declares {declared:?}",
+                self.display_name()
+            )));
+        }
+        Ok(mode)
+    }
+
+    /// Checks that a task gives as many buffers as the codelet declares.
+    pub fn check_count(&self, n: usize) -> Result<()> {
+        match self.nbuffers {
+            Some(declared) if declared != n => Err(Error::invalid(format!(
+                "codelet {} declares {declared} buffer(s) but the task has {n}",
+                self.display_name()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The worker kinds this codelet may run on: `where` if set, otherwise derived from the
     /// implementations present (StarPU does the same).
     pub fn effective_where(&self) -> u32 {

@@ -1,39 +1,67 @@
 //! Running a task on a worker and ending it: data fetch, kernel, data release, callback,
 //! successors, waiters. The order follows StarPU: the callback runs before the tasks that
 //! depend on this one are released.
+//!
+//! Every call into application or face code (kernel, hooks, callbacks, closures) goes
+//! through `worker::as_callback`, which catches a panic: the task is marked failed with
+//! the message and the worker carries on, so nothing waiting for the task hangs.
 
-use super::{state, KernelCall, ReadyList, TaskKind, TaskRef, TaskSpec};
+use super::{state, KernelCall, ReadyList, Task, TaskKind, TaskRef, TaskSpec};
 use crate::data::interfaces::Description;
 use crate::error::{Error, ErrorKind, Result};
 use crate::runtime::Runtime;
 use crate::worker;
 use smallvec::SmallVec;
-use std::cell::RefCell;
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
-thread_local! {
-    /// The task whose kernel runs on this thread (`starpu_task_get_current`).
-    static CURRENT_TASK: RefCell<Option<TaskRef>> = const { RefCell::new(None) };
+pub use worker::current_task;
+
+/// Records `e` as `task`'s failure, says so once, and counts it for `wait_for_all`.
+pub(crate) fn fail(rt: &Runtime, task: &Task, e: Error) {
+    let msg = format!("task {} failed: {}", task.label(), e.message);
+    if task.set_failure(e.clone()) {
+        rt.warn(&msg);
+        rt.failures.record(&e);
+    }
 }
 
-/// The task whose kernel is running on the calling thread.
-pub fn current_task() -> Option<TaskRef> {
-    CURRENT_TASK.with(|c| c.borrow().clone())
+/// Runs application code for `task`; a panic fails the task.
+pub(crate) fn guarded<R>(
+    rt: &Runtime,
+    task: &Task,
+    what: &str,
+    f: impl FnOnce() -> R,
+) -> Option<R> {
+    match worker::as_callback(what, None, f) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            fail(rt, task, e);
+            None
+        }
+    }
+}
+
+/// `guarded`, with `task` as the current task meanwhile (`starpu_task_get_current`), as
+/// StarPU does for prologue callbacks.
+pub(crate) fn guarded_current(rt: &Runtime, task: &TaskRef, what: &str, f: impl FnOnce()) {
+    if let Err(e) = worker::as_callback(what, Some(task), f) {
+        fail(rt, task, e);
+    }
 }
 
 /// Runs a task popped by `worker`, then ends it.
-pub(crate) fn execute(rt: &'static Runtime, worker_id: usize, task: TaskRef) {
+pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
     let spec = task.spec().expect("scheduled tasks were submitted");
     task.set_state(state::RUNNING);
-    if let Some(h) = spec.hooks {
-        worker::as_callback(|| h.popped(&task, worker_id));
+    if let Some(h) = &spec.hooks {
+        guarded(rt, &task, "the prologue pop callback", || {
+            h.popped(&task, worker_id)
+        });
     }
     let node = rt.workers[worker_id].node;
     if let Err(e) = run_kernel(rt, worker_id, node, &task, spec) {
-        let name = task.name().unwrap_or_else(|| "(unnamed)".into());
-        rt.warn(&format!("task {name} failed: {e}"));
-        task.set_failure(e);
+        fail(rt, &task, e);
     }
     rt.workers[worker_id]
         .executed
@@ -62,26 +90,15 @@ fn run_kernel(
         }
     }
     let result = match &spec.codelet {
-        Some(cl) if !rt.config.disable_kernels => {
+        // A task failed before it ran (its can_execute panicked) skips its kernel.
+        Some(cl) if !rt.config.disable_kernels && !task.has_failed() => {
             let nimpl = rt.choose_impl(task, worker_id).unwrap_or(0);
-            let call = KernelCall {
-                buffers: &buffers,
-                task,
-                worker: worker_id,
-                nimpl,
-            };
-            CURRENT_TASK.with(|c| *c.borrow_mut() = Some(task.clone()));
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                (cl.cpu_funcs[nimpl])(&call)
-            }));
-            CURRENT_TASK.with(|c| *c.borrow_mut() = None);
+            let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
+            let r = worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call));
             match r {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(e)) => Err(Error::new(ErrorKind::TaskFailed, e.0)),
-                Err(p) => Err(Error::new(
-                    ErrorKind::TaskFailed,
-                    format!("kernel panicked: {}", panic_message(&p)),
-                )),
+                Err(e) => Err(e),
             }
         }
         _ => Ok(()),
@@ -95,27 +112,27 @@ fn run_kernel(
     result
 }
 
-fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".into()
-    }
-}
-
-/// The task's work is over (kernel ran, or there was none): callback, then its end unless
+/// The task's work is over (kernel ran, or there was none): callbacks, then its end unless
 /// end dependencies hold it.
-pub(crate) fn complete(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyList) {
+pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     let spec = task.spec().expect("completed tasks were submitted");
-    if let Some(h) = spec.hooks {
-        worker::as_callback(|| h.completed(task));
+    task.set_state(state::COMPLETED);
+    if let Some(h) = &spec.hooks {
+        guarded(rt, task, "the callback", || h.completed(task));
     }
-    if spec.kind == TaskKind::Normal {
+    if matches!(spec.kind, TaskKind::Normal) {
         if let Some(f) = task.take_callback() {
-            worker::as_callback(f);
+            guarded(rt, task, "the callback", || f(task));
         }
+    }
+    // The data is free from here on, even if end dependencies delay the task's end.
+    task.release_data_successors(ready);
+    let mut data_idle = false;
+    for a in &spec.accesses {
+        data_idle |= a.handle.0.in_flight.fetch_sub(1, Ordering::SeqCst) == 1;
+    }
+    if data_idle {
+        rt.data_bell.ring();
     }
     if task.end_pending.fetch_sub(1, Ordering::AcqRel) == 1 {
         terminate(rt, task, ready);
@@ -123,13 +140,13 @@ pub(crate) fn complete(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyLi
 }
 
 /// Ends a task that has nothing to run (no codelet, or `STARPU_NOWHERE`).
-pub(crate) fn finish_without_running(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyList) {
+pub(crate) fn finish_without_running(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     task.set_state(state::RUNNING);
     complete(rt, task, ready);
 }
 
 /// Releases one end dependency of `task` (`starpu_task_end_dep_release`).
-pub fn end_dep_release(rt: &'static Runtime, task: &TaskRef) {
+pub fn end_dep_release(rt: &Runtime, task: &TaskRef) {
     if task.end_pending.fetch_sub(1, Ordering::AcqRel) == 1 {
         let mut ready = ReadyList::new();
         terminate(rt, task, &mut ready);
@@ -137,8 +154,9 @@ pub fn end_dep_release(rt: &'static Runtime, task: &TaskRef) {
     }
 }
 
-/// Last step: release successors and tag, update counters, wake waiters.
-fn terminate(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyList) {
+/// Last step: release successors and tag, update counters, wake waiters, and resubmit the
+/// task if its face asks for it (`regenerate`).
+fn terminate(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     let spec = task.spec().expect("terminated tasks were submitted");
     task.set_state(state::DONE);
     let ends = task.release_successors(ready);
@@ -147,29 +165,42 @@ fn terminate(rt: &'static Runtime, task: &TaskRef, ready: &mut ReadyList) {
         rt.tags.notify(tag, ready);
         ring_tasks = true;
     }
-    let mut data_idle = false;
-    for a in &spec.accesses {
-        data_idle |= a.handle.0.in_flight.fetch_sub(1, Ordering::SeqCst) == 1;
+    // The face's last look at the task comes before waiters are woken: a waiter may free
+    // the face's task object as soon as it returns.
+    let next = spec.hooks.as_ref().and_then(|h| {
+        let again = guarded(rt, task, "the end-of-task hook", || {
+            h.terminated(task);
+            h.will_regenerate(task)
+        });
+        if again == Some(true) {
+            guarded(rt, task, "the regenerate hook", || h.regenerate(task)).flatten()
+        } else {
+            None
+        }
+    });
+    let on_end = task.finish();
+    for f in on_end {
+        guarded(rt, task, "a completion closure", || f(task));
     }
-    // The binding's last look at the task comes before waiters are woken: a waiter may
-    // free the binding's task object as soon as it returns.
-    if let Some(h) = spec.hooks {
-        worker::as_callback(|| h.terminated(task));
-    }
-    task.set_terminated();
-    let left = rt.submitted.fetch_sub(1, Ordering::SeqCst) - 1;
-    if left <= rt.watermark.load(Ordering::SeqCst) {
-        rt.all_bell.ring();
+    // An acquisition left the count when it was granted (see `Runtime::grant`).
+    if !matches!(spec.kind, TaskKind::Acquire(_)) {
+        rt.task_left();
     }
     if ring_tasks {
         rt.task_bell.ring();
     }
-    if data_idle {
-        rt.data_bell.ring();
-    }
     for t in ends {
         if t.end_pending.fetch_sub(1, Ordering::AcqRel) == 1 {
             terminate(rt, &t, ready);
+        }
+    }
+    if let Some(next) = next {
+        if let Err(e) = next.and_then(|(t, spec)| rt.submit(&t, spec)) {
+            rt.warn(&format!(
+                "task {}: regenerating it failed: {}",
+                task.label(),
+                e.message
+            ));
         }
     }
 }

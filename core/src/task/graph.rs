@@ -2,8 +2,14 @@
 //!
 //! Every dependency, implicit (data), explicit (`declare_deps`) or through a tag, ends up as
 //! an edge "successor waits for predecessor": the successor's `pending` count goes up by
-//! one and the predecessor keeps it in its successor list. When a task ends it hands each
-//! successor one decrement; the one that reaches zero is ready.
+//! one and the predecessor keeps it in one of its successor lists, and later hands it one
+//! decrement; the one that reaches zero is ready.
+//!
+//! Data successors are released when the predecessor has completed (its kernel is done
+//! with the data), explicit successors when it has ended. The two differ when end
+//! dependencies hold a task: a task that, while running, submits a child on its own data
+//! and makes its own end wait for the child's (StarPU's end dependencies) must let the
+//! child at the data before it ends.
 
 use super::{ReadyList, Task, TaskRef};
 use smallvec::SmallVec;
@@ -14,13 +20,16 @@ pub(crate) struct Successors {
     /// The task has ended and released its successors: later edges are pointless.
     released: bool,
     list: SmallVec<[TaskRef; 2]>,
+    /// The task has completed and released its data successors.
+    data_released: bool,
+    data_list: SmallVec<[TaskRef; 2]>,
     /// Tasks whose end waits for this task's end (`starpu_task_declare_end_deps`).
     ends: Vec<TaskRef>,
 }
 
 impl Task {
-    /// Makes `succ` wait for `self`. Returns false, adding nothing, when `self` has already
-    /// released its successors.
+    /// Makes `succ` wait for the end of `self`. Returns false, adding nothing, when `self`
+    /// has already released its successors.
     pub(crate) fn add_successor(&self, succ: &TaskRef) -> bool {
         let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
         if s.released {
@@ -29,6 +38,41 @@ impl Task {
         succ.pending.fetch_add(1, Ordering::AcqRel);
         s.list.push(succ.clone());
         true
+    }
+
+    /// Makes `succ` wait until `self` is done with its data (its completion). Returns false,
+    /// adding nothing, when that has happened already.
+    pub(crate) fn add_data_successor(&self, succ: &TaskRef) -> bool {
+        let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+        if s.data_released {
+            return false;
+        }
+        succ.pending.fetch_add(1, Ordering::AcqRel);
+        s.data_list.push(succ.clone());
+        true
+    }
+
+    /// Whether the task's data successors were released (it completed).
+    pub(crate) fn data_released(&self) -> bool {
+        self.successors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .data_released
+    }
+
+    /// The task is done with its data: data successors left with no pending dependency go
+    /// to `ready`.
+    pub(crate) fn release_data_successors(&self, ready: &mut ReadyList) {
+        let list = {
+            let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+            s.data_released = true;
+            std::mem::take(&mut s.data_list)
+        };
+        for t in list {
+            if t.drop_pending() {
+                ready.push(t);
+            }
+        }
     }
 
     /// Makes the end of `self` wait for the end of `pred` (not only for its start).

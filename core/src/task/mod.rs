@@ -1,30 +1,42 @@
 //! Tasks: one submission of a codelet on some data, and its life cycle
-//! (created -> submitted -> waiting for its dependencies -> ready -> running -> done).
+//! (created -> submitted -> waiting for its dependencies -> ready -> running -> completed
+//! -> done).
 //!
 //! A `Task` exists before it is submitted so that other tasks can declare dependencies on it
 //! (`starpu_task_declare_deps` may name tasks not yet submitted). Its description, a
 //! `TaskSpec`, is handed over once, at submission, and never changes afterwards, so workers
-//! read it without locks.
+//! read it without locks. Build both with [`TaskBuilder`] (`Runtime::task`).
 
 pub mod args;
 pub mod bell;
+mod builder;
 pub mod codelet;
 mod exec;
 mod graph;
+mod hooks;
+pub mod kernel;
+mod slot;
+mod spec_cell;
 pub mod tags;
 
+pub use builder::TaskBuilder;
 pub use codelet::{
-    where_mask, CanExecute, Codelet, CodeletType, CpuKernel, KernelCall, KernelError, KernelResult,
+    where_mask, CanExecute, Codelet, CodeletType, CpuKernel, KernelError, KernelResult,
 };
-pub(crate) use exec::{complete, execute, finish_without_running};
+pub(crate) use exec::{complete, execute, finish_without_running, guarded, guarded_current};
 pub use exec::{current_task, end_dep_release};
 pub(crate) use graph::Successors;
+pub use hooks::Hooks;
+pub use kernel::KernelCall;
+pub use slot::TaskSlot;
 
-use crate::data::{AccessMode, DataHandle};
+use crate::data::{AccessMode, AcquireNode, DataHandle};
 use crate::error::Error;
+use args::TaskArgs;
 use smallvec::SmallVec;
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 pub type TaskRef = Arc<Task>;
 
@@ -41,8 +53,9 @@ pub struct Access {
     pub sequential: bool,
 }
 
-/// What a binding wants to hear about its tasks. C uses it to run `callback_func`, free the
-/// `struct starpu_task`, and so on; the core keeps no language-specific state.
+/// What a face wants to hear about its tasks, owned by the task (C uses it to run
+/// `callback_func`, free the `struct starpu_task`, and so on). Every method is called as
+/// application code: a panic in it fails the task, never the worker.
 pub trait TaskHooks: Send + Sync {
     /// The task's dependencies are met and it goes to the scheduler (`prologue_callback_func`).
     fn ready(&self, _task: &Task) {}
@@ -51,23 +64,43 @@ pub trait TaskHooks: Send + Sync {
     /// The kernel ran (or the task needed none); successors are not released yet
     /// (`callback_func`).
     fn completed(&self, _task: &Task) {}
-    /// Everything is over: successors released, waiters woken. Last call for this task.
+    /// Everything is over: successors released, waiters about to be woken. Last call for
+    /// this submission.
     fn terminated(&self, _task: &Task) {}
-    /// A name for messages and traces.
+    /// Asked once the task has ended: whether `regenerate` should be called.
+    fn will_regenerate(&self, _task: &Task) -> bool {
+        false
+    }
+    /// When `will_regenerate` said so: the next submission of the same task (a task from
+    /// its `TaskSlot`) and its description, to submit at once (StarPU's `regenerate`), or
+    /// `None`.
+    fn regenerate(&self, _task: &Task) -> Option<Result<(TaskRef, TaskSpec), Error>> {
+        None
+    }
+    /// A name for messages and traces, when the spec has none.
     fn name(&self, _task: &Task) -> Option<String> {
         None
     }
+    /// The hooks object itself as the task's payload, for a face whose hooks object is
+    /// also its per-task state (it then needs no separate `payload`).
+    fn payload(&self) -> Option<&(dyn Any + Send + Sync)> {
+        None
+    }
+    /// The runtime dropped its last reference to this submission (after `terminated`,
+    /// once no dependency bookkeeping refers to it either): a face that keeps its own
+    /// object alive for the runtime's sake may release it now.
+    fn dropped(&self, _task: &Task) {}
 }
 
-/// What the task is for.
+/// What the task is for. Faces submit `Normal` tasks; the runtime makes the others.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum TaskKind {
     /// Runs its codelet (or nothing, for a codelet-less task) on a worker.
     #[default]
     Normal,
-    /// Stands for an application's `starpu_data_acquire`: once its dependencies are met it
-    /// signals the acquirer and stays "running" until released.
-    Acquire,
+    /// Stands for an application's acquisition of data: once its dependencies are met it
+    /// hands the data over (on that node) and stays "running" until released.
+    Acquire(AcquireNode),
 }
 
 /// The description of a task, fixed at submission.
@@ -75,6 +108,9 @@ pub enum TaskKind {
 pub struct TaskSpec {
     pub codelet: Option<Arc<Codelet>>,
     pub accesses: SmallVec<[Access; 4]>,
+    /// Arguments for the kernel: owned values, or StarPU's packed bytes (boxed: most
+    /// tasks of the C face carry theirs in the C struct instead).
+    pub args: Option<Box<TaskArgs>>,
     pub priority: i32,
     /// Overrides the codelet's `where` when set.
     pub where_mask: Option<u32>,
@@ -84,13 +120,28 @@ pub struct TaskSpec {
     pub tag: Option<u64>,
     /// Submission returns only once the task has ended.
     pub synchronous: bool,
-    /// Nobody will `wait` for this task: its end needs no bookkeeping for waiters.
+    /// Nobody will `wait` for this task (StarPU's default): waiting for it is an error.
     pub detached: bool,
     pub flops: f64,
+    pub name: Option<Arc<str>>,
+    /// The scheduling context the task is submitted to (`None`: the global one).
+    pub sched_ctx: Option<u32>,
     pub kind: TaskKind,
-    pub hooks: Option<&'static dyn TaskHooks>,
-    /// A word the binding interprets (C: the `struct starpu_task *`).
-    pub user: usize,
+    /// The face's view of the task's life cycle.
+    pub hooks: Option<Hooks>,
+    /// Face-owned state that lives as long as the task (a C task pointer, a Python
+    /// callable and its arguments...); kernels reach it through [`KernelCall::payload`].
+    pub payload: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+impl TaskSpec {
+    /// The face's payload (`payload`, else the hooks object's) if it is a `T`.
+    pub fn payload_as<T: Any>(&self) -> Option<&T> {
+        match &self.payload {
+            Some(p) => p.downcast_ref::<T>(),
+            None => self.hooks.as_ref()?.payload()?.downcast_ref::<T>(),
+        }
+    }
 }
 
 /// Task states, in order.
@@ -99,12 +150,26 @@ pub mod state {
     pub const SUBMITTED: u8 = 1;
     pub const READY: u8 = 2;
     pub const RUNNING: u8 = 3;
-    pub const DONE: u8 = 4;
+    /// The kernel ran; callbacks run and successors are about to be released. The task
+    /// may be submitted again from its callback from here on.
+    pub const COMPLETED: u8 = 4;
+    pub const DONE: u8 = 5;
+}
+
+/// A closure run once with the task, when it completes or ends.
+pub type TaskClosure = Box<dyn FnOnce(&Task) + Send>;
+
+/// Application closures attached to a task, each run at most once.
+#[derive(Default)]
+struct Closures {
+    prologue: Option<Box<dyn FnOnce() + Send>>,
+    callback: Option<TaskClosure>,
+    on_end: Vec<TaskClosure>,
 }
 
 pub struct Task {
     id: u64,
-    spec: OnceLock<TaskSpec>,
+    spec: spec_cell::SpecCell,
     /// Unmet dependencies, plus one held while the submission is in progress.
     pub(crate) pending: AtomicU32,
     pub(crate) successors: Mutex<Successors>,
@@ -115,30 +180,62 @@ pub struct Task {
     terminated: AtomicBool,
     /// Set with `failure`, so the completion path checks a flag instead of a lock.
     failed: AtomicBool,
+    /// Which closures were ever set (`has::*`): the common task has none, and its path
+    /// through the runtime then takes no lock for them.
+    has: AtomicU8,
+    /// What most tasks never need (a failure, closures), allocated on first use so that
+    /// the common task stays small.
+    extra: OnceLock<Box<Extra>>,
+    /// A stand-in used to ask `can_execute` before submission: never submitted, and its
+    /// face does not hear of its drop.
+    probe: bool,
+}
+
+#[derive(Default)]
+struct Extra {
     failure: Mutex<Option<Error>>,
-    /// A closure run when the task completes (for an acquisition: when it is granted),
-    /// for bindings and core features that want a Rust callback.
-    pub(crate) callback: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    closures: Mutex<Closures>,
+}
+
+mod has {
+    pub const PROLOGUE: u8 = 1;
+    pub const CALLBACK: u8 = 2;
+    pub const ON_END: u8 = 4;
 }
 
 static NEXT_TASK_ID: AtomicU64 = AtomicU64::new(1);
 
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Task {
     pub fn new() -> TaskRef {
+        Task::make(false)
+    }
+
+    /// A stand-in for a task about to be submitted, to ask questions about it.
+    pub(crate) fn probe() -> TaskRef {
+        Task::make(true)
+    }
+
+    fn make(probe: bool) -> TaskRef {
         Arc::new(Task {
             id: NEXT_TASK_ID.fetch_add(1, Ordering::Relaxed),
-            spec: OnceLock::new(),
+            spec: spec_cell::SpecCell::new(),
             pending: AtomicU32::new(1),
             successors: Mutex::new(Successors::default()),
             state: AtomicU8::new(state::CREATED),
             end_pending: AtomicU32::new(1),
             terminated: AtomicBool::new(false),
             failed: AtomicBool::new(false),
-            failure: Mutex::new(None),
-            callback: Mutex::new(None),
+            has: AtomicU8::new(0),
+            extra: OnceLock::new(),
+            probe,
         })
     }
 
+    /// A number identifying this task (`starpu_task_get_job_id`).
     pub fn id(&self) -> u64 {
         self.id
     }
@@ -150,12 +247,20 @@ impl Task {
 
     /// Sets the description; false if the task already had one.
     pub(crate) fn install_spec(&self, spec: TaskSpec) -> bool {
-        self.spec.set(spec).is_ok()
+        self.spec.set(spec)
     }
 
-    /// The word the binding attached at submission (0 before).
-    pub fn user(&self) -> usize {
-        self.spec().map_or(0, |s| s.user)
+    fn extra(&self) -> &Extra {
+        self.extra.get_or_init(Box::default)
+    }
+
+    fn closures(&self) -> MutexGuard<'_, Closures> {
+        lock(&self.extra().closures)
+    }
+
+    /// The face's payload, if it is a `T`.
+    pub fn payload<T: Any>(&self) -> Option<&T> {
+        self.spec()?.payload_as::<T>()
     }
 
     pub fn state(&self) -> u8 {
@@ -182,24 +287,22 @@ impl Task {
         self.state() >= state::SUBMITTED
     }
 
+    /// Whether the kernel has run (the task may be submitted again from its callback).
+    pub fn is_completed(&self) -> bool {
+        self.state() >= state::COMPLETED
+    }
+
     /// Whether the task has ended, callbacks and successors included.
     pub fn is_terminated(&self) -> bool {
         self.terminated.load(Ordering::SeqCst)
     }
 
-    pub(crate) fn set_terminated(&self) {
-        self.terminated.store(true, Ordering::SeqCst);
-    }
-
-    /// The error that ended the task, if its kernel failed.
+    /// The error that ended the task, if its kernel (or a callback) failed.
     pub fn failure(&self) -> Option<Error> {
         if !self.has_failed() {
             return None;
         }
-        self.failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        lock(&self.extra().failure).clone()
     }
 
     /// Whether the task failed (without fetching the error).
@@ -207,9 +310,15 @@ impl Task {
         self.failed.load(Ordering::Acquire)
     }
 
-    pub(crate) fn set_failure(&self, e: Error) {
-        *self.failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+    /// Records `e` as the task's failure (the first one is kept). True if it is the first.
+    pub(crate) fn set_failure(&self, e: Error) -> bool {
+        let mut f = lock(&self.extra().failure);
+        if f.is_some() {
+            return false;
+        }
+        *f = Some(e);
         self.failed.store(true, Ordering::Release);
+        true
     }
 
     /// Makes this task wait for `pred` (`starpu_task_declare_deps`). Only before this task
@@ -232,29 +341,103 @@ impl Task {
         self.end_pending.fetch_add(n, Ordering::AcqRel);
     }
 
-    /// Runs `f` when the task completes, before its successors are released (like
-    /// `callback_func`). For an acquisition: when access is granted.
-    pub fn set_callback(&self, f: Box<dyn FnOnce() + Send>) {
-        *self.callback.lock().unwrap_or_else(|e| e.into_inner()) = Some(f);
+    /// Runs `f` when the task completes, before its successors are released (StarPU's
+    /// `callback_func`). For an acquisition: when access is granted. Replaces an earlier one.
+    pub fn set_callback(&self, f: impl FnOnce(&Task) + Send + 'static) {
+        self.closures().callback = Some(Box::new(f));
+        self.has.fetch_or(has::CALLBACK, Ordering::Release);
     }
 
-    pub(crate) fn take_callback(&self) -> Option<Box<dyn FnOnce() + Send>> {
-        self.callback
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+    fn has(&self, what: u8) -> bool {
+        self.has.load(Ordering::Acquire) & what != 0
     }
 
+    pub(crate) fn take_callback(&self) -> Option<TaskClosure> {
+        if !self.has(has::CALLBACK) {
+            return None;
+        }
+        self.closures().callback.take()
+    }
+
+    /// Runs `f` when the task's dependencies are met, before it is queued
+    /// (`prologue_callback_func`).
+    pub fn set_prologue(&self, f: impl FnOnce() + Send + 'static) {
+        self.closures().prologue = Some(Box::new(f));
+        self.has.fetch_or(has::PROLOGUE, Ordering::Release);
+    }
+
+    pub(crate) fn take_prologue(&self) -> Option<Box<dyn FnOnce() + Send>> {
+        if !self.has(has::PROLOGUE) {
+            return None;
+        }
+        self.closures().prologue.take()
+    }
+
+    /// Runs `f` once the task has ended (successors released), or now, on this thread, if
+    /// it has ended already. Several may be registered; they run in that order. This is how
+    /// a face completes a future without a polling thread.
+    pub fn on_terminated(&self, f: impl FnOnce(&Task) + Send + 'static) {
+        let mut c = self.closures();
+        // The bit first, then the check (see `finish`).
+        self.has.fetch_or(has::ON_END, Ordering::SeqCst);
+        if !self.is_terminated() {
+            c.on_end.push(Box::new(f));
+            return;
+        }
+        drop(c);
+        f(self);
+    }
+
+    /// Marks the task ended and returns what must run now that it is.
+    pub(crate) fn finish(&self) -> Vec<TaskClosure> {
+        self.terminated.store(true, Ordering::SeqCst);
+        // Pairs with on_terminated, which sets the bit before checking `terminated`: either
+        // it sees the task ended (and runs its closure itself) or this sees the bit.
+        if self.has.load(Ordering::SeqCst) & has::ON_END == 0 {
+            return Vec::new();
+        }
+        std::mem::take(&mut self.closures().on_end)
+    }
+
+    /// The task's name: the one given at submission, the face's, or its codelet's.
     pub fn name(&self) -> Option<String> {
         let spec = self.spec()?;
-        if let Some(n) = spec.hooks.and_then(|h| h.name(self)) {
+        if let Some(n) = &spec.name {
+            return Some(n.to_string());
+        }
+        if let Some(n) = spec.hooks.as_ref().and_then(|h| h.name(self)) {
             return Some(n);
         }
         spec.codelet.as_ref().and_then(|c| c.name.clone())
     }
 
+    /// The name, or `(unnamed)`, for messages.
+    pub fn label(&self) -> String {
+        self.name().unwrap_or_else(|| "(unnamed)".into())
+    }
+
     pub fn priority(&self) -> i32 {
         self.spec().map_or(0, |s| s.priority)
+    }
+}
+
+impl Drop for Task {
+    fn drop(&mut self) {
+        if self.probe {
+            return;
+        }
+        if let Some(h) = self.spec().and_then(|s| s.hooks.as_ref()) {
+            // Drops run on any thread, in the middle of the runtime's work: a panicking
+            // face must not unwind through them.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.dropped(self)));
+            if let Err(p) = r {
+                eprintln!(
+                    "[starpu] warning: task {}: the face's drop hook panicked: {}",
+                    self.id,
+                    crate::worker::panic_message(&*p)
+                );
+            }
+        }
     }
 }
 

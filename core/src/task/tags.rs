@@ -6,6 +6,7 @@
 //! like for any other predecessor: through the `pending` count.
 
 use super::{ReadyList, TaskRef};
+use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -18,6 +19,27 @@ struct TagState {
     waiting: Vec<TaskRef>,
 }
 
+/// How many tags a cycle search visits at most.
+const CYCLE_SEARCH: usize = 4096;
+
+/// Whether `target` is `from` or a tag `from` depends on (within the search budget).
+fn reaches(map: &HashMap<u64, TagState>, from: u64, target: u64) -> bool {
+    let mut stack = vec![from];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = stack.pop() {
+        if t == target {
+            return true;
+        }
+        if seen.len() >= CYCLE_SEARCH || !seen.insert(t) {
+            continue;
+        }
+        if let Some(s) = map.get(&t) {
+            stack.extend(s.deps.iter().copied());
+        }
+    }
+    false
+}
+
 #[derive(Default)]
 pub struct Tags {
     map: Mutex<HashMap<u64, TagState>>,
@@ -28,13 +50,30 @@ impl Tags {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// `id` will not be ready before every tag of `deps` is done.
-    pub fn declare_deps(&self, id: u64, deps: &[u64]) {
+    /// `id` will not be ready before every tag of `deps` is done. A dependency that would
+    /// close a cycle (a tag depending on itself, directly or through the tags it depends
+    /// on) is refused: the tasks carrying those tags could never run. Cycles are looked for
+    /// among the first `CYCLE_SEARCH` tags reachable, which keeps declaration cheap; longer
+    /// ones are left to the watchdog.
+    pub fn declare_deps(&self, id: u64, deps: &[u64]) -> Result<()> {
         let mut map = self.lock();
+        for &d in deps {
+            if reaches(&map, d, id) {
+                return Err(Error::invalid(format!(
+                    "tag {id} cannot depend on tag {d}: {}",
+                    if d == id {
+                        "a tag cannot depend on itself".to_string()
+                    } else {
+                        format!("tag {d} already depends on tag {id} (a cycle)")
+                    }
+                )));
+            }
+        }
         for d in deps {
             map.entry(*d).or_default();
         }
         map.entry(id).or_default().deps.extend_from_slice(deps);
+        Ok(())
     }
 
     /// Binds a task being submitted to tag `id`: the tag is (again) not done, and the task
@@ -98,7 +137,7 @@ mod tests {
     #[test]
     fn task_waits_for_the_tags_its_tag_depends_on() {
         let tags = Tags::default();
-        tags.declare_deps(3, &[1, 2]);
+        tags.declare_deps(3, &[1, 2]).unwrap();
         let t = Task::new();
         tags.attach(3, &t);
         assert!(!t.drop_pending(), "guard plus two tag dependencies");
@@ -112,5 +151,17 @@ mod tests {
         assert!(tags.is_done(3));
         tags.restart(3);
         assert!(!tags.is_done(3));
+    }
+
+    #[test]
+    fn cycles_are_refused_at_declaration() {
+        let tags = Tags::default();
+        assert!(tags.declare_deps(7, &[7]).is_err());
+        tags.declare_deps(2, &[1]).unwrap();
+        tags.declare_deps(3, &[2]).unwrap();
+        let e = tags.declare_deps(1, &[4, 3]).unwrap_err();
+        assert!(e.message.contains("cycle"), "{}", e.message);
+        // Refused as a whole: 4 was not recorded as a dependency of 1.
+        tags.declare_deps(4, &[1]).unwrap();
     }
 }

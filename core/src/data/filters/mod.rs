@@ -1,8 +1,17 @@
 //! The standard filters: how StarPU's built-in `starpu_*_filter_*` functions cut vectors,
-//! matrices and blocks. Each takes the parent's description and fills one child's.
+//! matrices, blocks, tensors, n-dimension arrays and sparse matrices. Each takes the
+//! parent's description and fills one child's, or says why it cannot (too many parts, a
+//! position outside the data...).
+//!
+//! The dense ones are one generic operation each (`dense.rs`): cut along an axis, or pick
+//! one index of an axis.
 
 pub mod block;
+mod dense;
 pub mod matrix;
+pub mod ndim;
+pub mod sparse;
+pub mod tensor;
 pub mod vector;
 
 /// Size and first index of part `id` when `n` elements are split in `nparts` parts as

@@ -1,13 +1,17 @@
 //! `struct starpu_ndim_interface`: an array of any number of dimensions, `nn[i]` elements
 //! along dimension `i`, consecutive elements along it `ldn[i]` elements apart.
 //!
-//! The `nn` and `ldn` arrays belong to the description; each description the runtime makes
-//! gets its own copy, kept for the life of the process (a few bytes per dimension).
+//! The `nn` and `ldn` arrays are shared by every description: the description is a plain
+//! `Copy` C struct that the runtime duplicates freely, so the arrays cannot be owned by one
+//! copy. Each distinct array is interned once and kept for the life of the process, so the
+//! memory is bounded by the number of distinct shapes and stays reachable (no leak report).
 
 use super::{copy_2d, footprint_of, Interface};
 use crate::error::Result;
 use crate::memory::{self, NodeId};
 use libc::size_t;
+use std::collections::HashSet;
+use std::sync::Mutex;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -27,8 +31,19 @@ pub struct NdimInterface {
 unsafe impl Send for NdimInterface {}
 unsafe impl Sync for NdimInterface {}
 
-fn leak_array(values: &[u32]) -> *mut u32 {
-    Box::leak(values.to_vec().into_boxed_slice()).as_mut_ptr()
+/// The interned copy of `values`. Readers must treat it as read-only (it is shared).
+fn intern_array(values: &[u32]) -> *mut u32 {
+    static INTERNED: Mutex<Option<HashSet<Box<[u32]>>>> = Mutex::new(None);
+    let mut table = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+    let table = table.get_or_insert_with(HashSet::new);
+    if let Some(existing) = table.get(values) {
+        // The boxed slice's heap buffer never moves, even when the set rehashes.
+        return existing.as_ptr() as *mut u32;
+    }
+    let boxed: Box<[u32]> = values.into();
+    let ptr = boxed.as_ptr() as *mut u32;
+    table.insert(boxed);
+    ptr
 }
 
 impl NdimInterface {
@@ -40,8 +55,8 @@ impl NdimInterface {
             dev_handle: ptr,
             offset: 0,
             allocsize: 0,
-            nn: leak_array(nn),
-            ldn: leak_array(&ldn[..ndim.min(ldn.len())]),
+            nn: intern_array(nn),
+            ldn: intern_array(&ldn[..ndim.min(ldn.len())]),
             ndim,
             elemsize,
         };
@@ -68,8 +83,8 @@ impl NdimInterface {
     /// Gives this description arrays of its own (after a byte copy shared them).
     pub fn own_arrays(&mut self) {
         let (nn, ldn) = (self.dims().to_vec(), self.strides().to_vec());
-        self.nn = leak_array(&nn);
-        self.ldn = leak_array(&ldn);
+        self.nn = intern_array(&nn);
+        self.ldn = intern_array(&ldn);
     }
 
     /// Copies elements dimension by dimension (innermost rows with `copy_2d`).
@@ -138,7 +153,7 @@ impl Interface for NdimInterface {
             packed.push(stride);
             stride *= n;
         }
-        self.ldn = leak_array(&packed);
+        self.ldn = intern_array(&packed);
         Ok(())
     }
     fn free(&mut self, node: NodeId) {

@@ -1,0 +1,311 @@
+//! The copy, map and allocation helpers data interfaces are written with
+//! (`starpu_interface_copy*`, `starpu_interface_map`...). With main memory as the only
+//! node, copies are synchronous memory copies (they return 0, never `-EAGAIN`) and
+//! mapping RAM into RAM gives the same address.
+
+use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
+
+/// Whether `node` is a memory node of this build.
+fn node_ok(call: &str, node: c_uint) -> bool {
+    let ok = starpu_core::memory::node_kind(node as usize).is_some();
+    if !ok {
+        eprintln!("[starpu][{call}] memory node {node} does not exist");
+    }
+    ok
+}
+
+/// Copies `rows` runs of `len` bytes `ld_src` / `ld_dst` apart.
+///
+/// # Safety
+/// Both regions are valid for that layout.
+unsafe fn copy_runs(src: usize, ld_src: usize, dst: usize, ld_dst: usize, len: usize, rows: usize) {
+    starpu_core::data::interfaces::copy_2d(src, ld_src, dst, ld_dst, len, rows);
+}
+
+/// `starpu_interface_copy`: copies `size` bytes.
+///
+/// # Safety
+/// `src + src_offset` and `dst + dst_offset` are valid for `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_interface_copy(
+    src: uintptr_t,
+    src_offset: size_t,
+    src_node: c_uint,
+    dst: uintptr_t,
+    dst_offset: size_t,
+    dst_node: c_uint,
+    size: size_t,
+    _async_data: *mut c_void,
+) -> c_int {
+    if !node_ok("starpu_interface_copy", src_node) || !node_ok("starpu_interface_copy", dst_node) {
+        return -libc::EINVAL;
+    }
+    if size > 0 {
+        copy_runs(src + src_offset, size, dst + dst_offset, size, size, 1);
+    }
+    0
+}
+
+/// `starpu_interface_copy2d`: `numblocks` blocks of `blocksize` bytes, `ld_src` / `ld_dst`
+/// bytes apart.
+///
+/// # Safety
+/// Both regions are valid for that layout.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_interface_copy2d(
+    src: uintptr_t,
+    src_offset: size_t,
+    src_node: c_uint,
+    dst: uintptr_t,
+    dst_offset: size_t,
+    dst_node: c_uint,
+    blocksize: size_t,
+    numblocks: size_t,
+    ld_src: size_t,
+    ld_dst: size_t,
+    _async_data: *mut c_void,
+) -> c_int {
+    if !node_ok("starpu_interface_copy2d", src_node)
+        || !node_ok("starpu_interface_copy2d", dst_node)
+    {
+        return -libc::EINVAL;
+    }
+    if numblocks > 1 && (ld_src < blocksize || ld_dst < blocksize) {
+        eprintln!("[starpu][starpu_interface_copy2d] block size {blocksize} is bigger than a leading dimension ({ld_src}, {ld_dst})");
+        return -libc::EINVAL;
+    }
+    copy_runs(
+        src + src_offset,
+        ld_src,
+        dst + dst_offset,
+        ld_dst,
+        blocksize,
+        numblocks,
+    );
+    0
+}
+
+/// `starpu_interface_copy3d`: `numblocks2` groups, `ld2_*` bytes apart, of the 2D copy.
+///
+/// # Safety
+/// Both regions are valid for that layout.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_interface_copy3d(
+    src: uintptr_t,
+    src_offset: size_t,
+    src_node: c_uint,
+    dst: uintptr_t,
+    dst_offset: size_t,
+    dst_node: c_uint,
+    blocksize: size_t,
+    numblocks1: size_t,
+    ld1_src: size_t,
+    ld1_dst: size_t,
+    numblocks2: size_t,
+    ld2_src: size_t,
+    ld2_dst: size_t,
+    async_data: *mut c_void,
+) -> c_int {
+    for i in 0..numblocks2 {
+        let r = starpu_interface_copy2d(
+            src,
+            src_offset + i * ld2_src,
+            src_node,
+            dst,
+            dst_offset + i * ld2_dst,
+            dst_node,
+            blocksize,
+            numblocks1,
+            ld1_src,
+            ld1_dst,
+            async_data,
+        );
+        if r < 0 {
+            return r;
+        }
+    }
+    0
+}
+
+/// `starpu_interface_copy4d`: `numblocks3` groups, `ld3_*` bytes apart, of the 3D copy.
+///
+/// # Safety
+/// Both regions are valid for that layout.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_interface_copy4d(
+    src: uintptr_t,
+    src_offset: size_t,
+    src_node: c_uint,
+    dst: uintptr_t,
+    dst_offset: size_t,
+    dst_node: c_uint,
+    blocksize: size_t,
+    numblocks1: size_t,
+    ld1_src: size_t,
+    ld1_dst: size_t,
+    numblocks2: size_t,
+    ld2_src: size_t,
+    ld2_dst: size_t,
+    numblocks3: size_t,
+    ld3_src: size_t,
+    ld3_dst: size_t,
+    async_data: *mut c_void,
+) -> c_int {
+    for i in 0..numblocks3 {
+        let r = starpu_interface_copy3d(
+            src,
+            src_offset + i * ld3_src,
+            src_node,
+            dst,
+            dst_offset + i * ld3_dst,
+            dst_node,
+            blocksize,
+            numblocks1,
+            ld1_src,
+            ld1_dst,
+            numblocks2,
+            ld2_src,
+            ld2_dst,
+            async_data,
+        );
+        if r < 0 {
+            return r;
+        }
+    }
+    0
+}
+
+/// `starpu_interface_data_copy`: records a copy for traces; this build records none.
+#[no_mangle]
+pub extern "C" fn starpu_interface_data_copy(src_node: c_uint, dst_node: c_uint, size: size_t) {
+    let _ = (src_node, dst_node, size);
+}
+
+/// `starpu_interface_start_driver_copy_async`: tracing bracket of an asynchronous copy.
+///
+/// # Safety
+/// `start` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_interface_start_driver_copy_async(
+    _src_node: c_uint,
+    _dst_node: c_uint,
+    start: *mut f64,
+) {
+    if let Some(s) = start.as_mut() {
+        *s = 0.0;
+    }
+}
+
+/// `starpu_interface_end_driver_copy_async`.
+#[no_mangle]
+pub extern "C" fn starpu_interface_end_driver_copy_async(
+    _src_node: c_uint,
+    _dst_node: c_uint,
+    _start: f64,
+) {
+}
+
+/// `starpu_interface_map`: makes `src` readable from `dst_node` without a copy; main
+/// memory to main memory is the same address.
+///
+/// # Safety
+/// `ret` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_interface_map(
+    src: uintptr_t,
+    src_offset: size_t,
+    src_node: c_uint,
+    dst_node: c_uint,
+    _size: size_t,
+    ret: *mut c_int,
+) -> uintptr_t {
+    let ok = node_ok("starpu_interface_map", src_node) && node_ok("starpu_interface_map", dst_node);
+    if let Some(r) = ret.as_mut() {
+        *r = if ok { 0 } else { -libc::EINVAL };
+    }
+    if ok {
+        src + src_offset
+    } else {
+        0
+    }
+}
+
+/// `starpu_interface_unmap`: nothing to undo for main memory.
+#[no_mangle]
+pub extern "C" fn starpu_interface_unmap(
+    _src: uintptr_t,
+    _src_offset: size_t,
+    src_node: c_uint,
+    _dst: uintptr_t,
+    dst_node: c_uint,
+    _size: size_t,
+) -> c_int {
+    if node_ok("starpu_interface_unmap", src_node) && node_ok("starpu_interface_unmap", dst_node) {
+        0
+    } else {
+        -libc::EINVAL
+    }
+}
+
+/// `starpu_interface_update_map`: a mapping of main memory is always up to date.
+#[no_mangle]
+pub extern "C" fn starpu_interface_update_map(
+    _src: uintptr_t,
+    _src_offset: size_t,
+    src_node: c_uint,
+    _dst: uintptr_t,
+    _dst_offset: size_t,
+    dst_node: c_uint,
+    _size: size_t,
+) -> c_int {
+    if node_ok("starpu_interface_update_map", src_node)
+        && node_ok("starpu_interface_update_map", dst_node)
+    {
+        0
+    } else {
+        -libc::EINVAL
+    }
+}
+
+/// `starpu_node_needs_offset`: whether buffers on `node` are handles plus an offset
+/// (OpenCL); main memory buffers are plain pointers.
+#[no_mangle]
+pub extern "C" fn starpu_node_needs_offset(node: c_uint) -> c_int {
+    let _ = node;
+    0
+}
+
+/// `starpu_hash_crc32c_be_n`.
+///
+/// # Safety
+/// `input` is valid for `n` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_hash_crc32c_be_n(
+    input: *const c_void,
+    n: size_t,
+    inputcrc: u32,
+) -> u32 {
+    if input.is_null() || n == 0 {
+        return inputcrc;
+    }
+    let bytes = std::slice::from_raw_parts(input as *const u8, n);
+    starpu_core::data::hash::crc32c_be_n(bytes, inputcrc)
+}
+
+/// `starpu_hash_crc32c_be`.
+#[no_mangle]
+pub extern "C" fn starpu_hash_crc32c_be(input: u32, inputcrc: u32) -> u32 {
+    starpu_core::data::hash::crc32c_be(input, inputcrc)
+}
+
+/// `starpu_hash_crc32c_string`.
+///
+/// # Safety
+/// `s` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_hash_crc32c_string(s: *const libc::c_char, inputcrc: u32) -> u32 {
+    if s.is_null() {
+        return inputcrc;
+    }
+    starpu_core::data::hash::crc32c_be_n(std::ffi::CStr::from_ptr(s).to_bytes(), inputcrc)
+}

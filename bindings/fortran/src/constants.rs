@@ -1,0 +1,379 @@
+//! The values of the module's `FSTARPU_*` constants, looked up by name by `fstarpu_init`.
+//!
+//! Fortran cannot see C's enums and macros, so the module declares its constants as
+//! `type(c_ptr)` variables (they go into `c_ptr` argument arrays) and `fstarpu_init` asks
+//! for each value here. Every value is the C face's own constant; the size constants
+//! (`FSTARPU_SZ_*`) are computed in Fortran with `c_sizeof`.
+
+use crate::consts::*;
+use libc::{c_char, c_int};
+use std::ffi::CStr;
+
+// The enums written in the C header's prelude (starpu_data_access_mode, ...).
+const R: isize = 1 << 0;
+const W: isize = 1 << 1;
+const SCRATCH: isize = 1 << 2;
+const REDUX: isize = 1 << 3;
+const COMMUTE: isize = 1 << 4;
+const SSEND: isize = 1 << 5;
+const LOCALITY: isize = 1 << 6;
+const MPI_REDUX: isize = 1 << 7;
+
+/// What a constant is, for `fstarpu_task_insert`'s messages.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A `fstarpu_task_insert` key.
+    Key,
+    /// Anything else: a mode, a worker type, a where mask, a flag.
+    Value,
+}
+
+/// Name, kind and value of every constant (StarPU's 98, less the `FSTARPU_SZ_*` sizes,
+/// plus the task_insert keys StarPU's decoder accepts that its module forgot).
+const TABLE: &[(&str, Kind, isize)] = &[
+    // Access modes.
+    ("FSTARPU_NONE", Kind::Value, 0),
+    ("FSTARPU_R", Kind::Value, R),
+    ("FSTARPU_W", Kind::Value, W),
+    ("FSTARPU_RW", Kind::Value, R | W),
+    ("FSTARPU_SCRATCH", Kind::Value, SCRATCH),
+    ("FSTARPU_REDUX", Kind::Value, REDUX),
+    ("FSTARPU_MPI_REDUX", Kind::Value, MPI_REDUX),
+    ("FSTARPU_COMMUTE", Kind::Value, COMMUTE),
+    ("FSTARPU_SSEND", Kind::Value, SSEND),
+    ("FSTARPU_LOCALITY", Kind::Value, LOCALITY),
+    // "Same data on every MPI rank": a mode flag that changes nothing in one process, so
+    // OR-ing it into a mode leaves the mode as it is.
+    ("FSTARPU_MPI_SAME", Kind::Value, 0),
+    // fstarpu_task_insert keys.
+    ("FSTARPU_VALUE", Kind::Key, STARPU_VALUE as isize),
+    ("FSTARPU_CALLBACK", Kind::Key, STARPU_CALLBACK as isize),
+    (
+        "FSTARPU_CALLBACK_WITH_ARG",
+        Kind::Key,
+        STARPU_CALLBACK_WITH_ARG as isize,
+    ),
+    (
+        "FSTARPU_CALLBACK_WITH_ARG_NFREE",
+        Kind::Key,
+        STARPU_CALLBACK_WITH_ARG_NFREE as isize,
+    ),
+    (
+        "FSTARPU_CALLBACK_ARG",
+        Kind::Key,
+        STARPU_CALLBACK_ARG as isize,
+    ),
+    (
+        "FSTARPU_CALLBACK_ARG_NFREE",
+        Kind::Key,
+        STARPU_CALLBACK_ARG_NFREE as isize,
+    ),
+    ("FSTARPU_PRIORITY", Kind::Key, STARPU_PRIORITY as isize),
+    (
+        "FSTARPU_EXECUTE_ON_NODE",
+        Kind::Key,
+        STARPU_EXECUTE_ON_NODE as isize,
+    ),
+    (
+        "FSTARPU_EXECUTE_ON_DATA",
+        Kind::Key,
+        STARPU_EXECUTE_ON_DATA as isize,
+    ),
+    ("FSTARPU_DATA_ARRAY", Kind::Key, STARPU_DATA_ARRAY as isize),
+    (
+        "FSTARPU_DATA_MODE_ARRAY",
+        Kind::Key,
+        STARPU_DATA_MODE_ARRAY as isize,
+    ),
+    ("FSTARPU_TAG", Kind::Key, STARPU_TAG as isize),
+    (
+        "FSTARPU_HYPERVISOR_TAG",
+        Kind::Key,
+        STARPU_HYPERVISOR_TAG as isize,
+    ),
+    ("FSTARPU_FLOPS", Kind::Key, STARPU_FLOPS as isize),
+    ("FSTARPU_SCHED_CTX", Kind::Key, STARPU_SCHED_CTX as isize),
+    (
+        "FSTARPU_PROLOGUE_CALLBACK",
+        Kind::Key,
+        STARPU_PROLOGUE_CALLBACK as isize,
+    ),
+    (
+        "FSTARPU_PROLOGUE_CALLBACK_ARG",
+        Kind::Key,
+        STARPU_PROLOGUE_CALLBACK_ARG as isize,
+    ),
+    (
+        "FSTARPU_PROLOGUE_CALLBACK_ARG_NFREE",
+        Kind::Key,
+        STARPU_PROLOGUE_CALLBACK_ARG_NFREE as isize,
+    ),
+    (
+        "FSTARPU_PROLOGUE_CALLBACK_POP",
+        Kind::Key,
+        STARPU_PROLOGUE_CALLBACK_POP as isize,
+    ),
+    (
+        "FSTARPU_PROLOGUE_CALLBACK_POP_ARG",
+        Kind::Key,
+        STARPU_PROLOGUE_CALLBACK_POP_ARG as isize,
+    ),
+    (
+        "FSTARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE",
+        Kind::Key,
+        STARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE as isize,
+    ),
+    (
+        "FSTARPU_EXECUTE_ON_WORKER",
+        Kind::Key,
+        STARPU_EXECUTE_ON_WORKER as isize,
+    ),
+    (
+        "FSTARPU_EXECUTE_WHERE",
+        Kind::Key,
+        STARPU_EXECUTE_WHERE as isize,
+    ),
+    ("FSTARPU_TAG_ONLY", Kind::Key, STARPU_TAG_ONLY as isize),
+    (
+        "FSTARPU_POSSIBLY_PARALLEL",
+        Kind::Key,
+        STARPU_POSSIBLY_PARALLEL as isize,
+    ),
+    (
+        "FSTARPU_WORKER_ORDER",
+        Kind::Key,
+        STARPU_WORKER_ORDER as isize,
+    ),
+    (
+        "FSTARPU_NODE_SELECTION_POLICY",
+        Kind::Key,
+        STARPU_NODE_SELECTION_POLICY as isize,
+    ),
+    ("FSTARPU_NAME", Kind::Key, STARPU_NAME as isize),
+    ("FSTARPU_CL_ARGS", Kind::Key, STARPU_CL_ARGS as isize),
+    (
+        "FSTARPU_CL_ARGS_NFREE",
+        Kind::Key,
+        STARPU_CL_ARGS_NFREE as isize,
+    ),
+    (
+        "FSTARPU_TASK_DEPS_ARRAY",
+        Kind::Key,
+        STARPU_TASK_DEPS_ARRAY as isize,
+    ),
+    ("FSTARPU_TASK_COLOR", Kind::Key, STARPU_TASK_COLOR as isize),
+    (
+        "FSTARPU_HANDLES_SEQUENTIAL_CONSISTENCY",
+        Kind::Key,
+        STARPU_HANDLES_SEQUENTIAL_CONSISTENCY as isize,
+    ),
+    (
+        "FSTARPU_TASK_SYNCHRONOUS",
+        Kind::Key,
+        STARPU_TASK_SYNCHRONOUS as isize,
+    ),
+    (
+        "FSTARPU_TASK_END_DEPS_ARRAY",
+        Kind::Key,
+        STARPU_TASK_END_DEPS_ARRAY as isize,
+    ),
+    (
+        "FSTARPU_TASK_END_DEP",
+        Kind::Key,
+        STARPU_TASK_END_DEP as isize,
+    ),
+    (
+        "FSTARPU_TASK_WORKERIDS",
+        Kind::Key,
+        STARPU_TASK_WORKERIDS as isize,
+    ),
+    (
+        "FSTARPU_SEQUENTIAL_CONSISTENCY",
+        Kind::Key,
+        STARPU_SEQUENTIAL_CONSISTENCY as isize,
+    ),
+    (
+        "FSTARPU_TASK_PROFILING_INFO",
+        Kind::Key,
+        STARPU_TASK_PROFILING_INFO as isize,
+    ),
+    (
+        "FSTARPU_TASK_NO_SUBMITORDER",
+        Kind::Key,
+        STARPU_TASK_NO_SUBMITORDER as isize,
+    ),
+    (
+        "FSTARPU_TASK_SCHED_DATA",
+        Kind::Key,
+        STARPU_TASK_SCHED_DATA as isize,
+    ),
+    (
+        "FSTARPU_EPILOGUE_CALLBACK",
+        Kind::Key,
+        STARPU_EPILOGUE_CALLBACK as isize,
+    ),
+    (
+        "FSTARPU_EPILOGUE_CALLBACK_ARG",
+        Kind::Key,
+        STARPU_EPILOGUE_CALLBACK_ARG as isize,
+    ),
+    ("FSTARPU_TASK_FILE", Kind::Key, STARPU_TASK_FILE as isize),
+    ("FSTARPU_TASK_LINE", Kind::Key, STARPU_TASK_LINE as isize),
+    (
+        "FSTARPU_TRANSACTION",
+        Kind::Key,
+        STARPU_TRANSACTION as isize,
+    ),
+    (
+        "FSTARPU_SOON_CALLBACK",
+        Kind::Key,
+        STARPU_SOON_CALLBACK as isize,
+    ),
+    (
+        "FSTARPU_SOON_CALLBACK_ARG",
+        Kind::Key,
+        STARPU_SOON_CALLBACK_ARG as isize,
+    ),
+    (
+        "FSTARPU_SOON_CALLBACK_ARG_NFREE",
+        Kind::Key,
+        STARPU_SOON_CALLBACK_ARG_NFREE as isize,
+    ),
+    // Worker types (enum starpu_worker_archtype).
+    ("FSTARPU_CPU_WORKER", Kind::Value, 0),
+    ("FSTARPU_CUDA_WORKER", Kind::Value, 1),
+    ("FSTARPU_OPENCL_WORKER", Kind::Value, 2),
+    ("FSTARPU_ANY_WORKER", Kind::Value, 255),
+    ("FSTARPU_NARCH", Kind::Value, 9),
+    // Integers.
+    (
+        "FSTARPU_NMAXBUFS",
+        Kind::Value,
+        crate::types::STARPU_NMAXBUFS as isize,
+    ),
+    (
+        "FSTARPU_DEFAULT_PRIO",
+        Kind::Value,
+        STARPU_DEFAULT_PRIO as isize,
+    ),
+    // fstarpu_sched_ctx_create keys (StarPU's values: keys of starpu_sched_ctx_create).
+    ("FSTARPU_SCHED_CTX_POLICY_NAME", Kind::Value, 1 << 16),
+    ("FSTARPU_SCHED_CTX_POLICY_STRUCT", Kind::Value, 2 << 16),
+    ("FSTARPU_SCHED_CTX_POLICY_MIN_PRIO", Kind::Value, 3 << 16),
+    ("FSTARPU_SCHED_CTX_POLICY_MAX_PRIO", Kind::Value, 4 << 16),
+    ("FSTARPU_SCHED_CTX_HIERARCHY_LEVEL", Kind::Value, 5 << 16),
+    ("FSTARPU_SCHED_CTX_NESTED", Kind::Value, 6 << 16),
+    ("FSTARPU_SCHED_CTX_AWAKE_WORKERS", Kind::Value, 7 << 16),
+    ("FSTARPU_SCHED_CTX_POLICY_INIT", Kind::Value, 8 << 16),
+    ("FSTARPU_SCHED_CTX_USER_DATA", Kind::Value, 9 << 16),
+    // Where a codelet or task may run.
+    ("FSTARPU_NOWHERE", Kind::Value, STARPU_NOWHERE as isize),
+    ("FSTARPU_CPU", Kind::Value, STARPU_CPU as isize),
+    ("FSTARPU_CUDA", Kind::Value, STARPU_CUDA as isize),
+    ("FSTARPU_OPENCL", Kind::Value, STARPU_OPENCL as isize),
+    // Codelet flags.
+    (
+        "FSTARPU_CODELET_SIMGRID_EXECUTE",
+        Kind::Value,
+        STARPU_CODELET_SIMGRID_EXECUTE as isize,
+    ),
+    (
+        "FSTARPU_CODELET_SIMGRID_EXECUTE_AND_INJECT",
+        Kind::Value,
+        STARPU_CODELET_SIMGRID_EXECUTE_AND_INJECT as isize,
+    ),
+    (
+        "FSTARPU_CUDA_ASYNC",
+        Kind::Value,
+        STARPU_CUDA_ASYNC as isize,
+    ),
+    (
+        "FSTARPU_OPENCL_ASYNC",
+        Kind::Value,
+        STARPU_OPENCL_ASYNC as isize,
+    ),
+    // Performance model types (enum starpu_perfmodel_type).
+    ("FSTARPU_PER_WORKER", Kind::Value, 1),
+    ("FSTARPU_PER_ARCH", Kind::Value, 2),
+    ("FSTARPU_COMMON", Kind::Value, 3),
+    ("FSTARPU_HISTORY_BASED", Kind::Value, 4),
+    ("FSTARPU_REGRESSION_BASED", Kind::Value, 5),
+    ("FSTARPU_NL_REGRESSION_BASED", Kind::Value, 6),
+    ("FSTARPU_MULTIPLE_REGRESSION_BASED", Kind::Value, 7),
+    // Codelet types (enum starpu_codelet_type).
+    ("FSTARPU_SEQ", Kind::Value, 0),
+    ("FSTARPU_SPMD", Kind::Value, 1),
+    ("FSTARPU_FORKJOIN", Kind::Value, 2),
+];
+
+/// The value of constant `name`.
+pub fn value(name: &str) -> Option<isize> {
+    TABLE
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, _, v)| v)
+}
+
+/// The name of the `fstarpu_task_insert` key `key`, for messages.
+pub fn key_name(key: c_int) -> Option<&'static str> {
+    TABLE
+        .iter()
+        .find(|&&(_, kind, v)| kind == Kind::Key && v == key as isize)
+        .map(|&(n, _, _)| n)
+}
+
+/// `fstarpu_get_constant`: the value of the constant named by the C string `name`.
+/// An unknown name is reported and gives -1 (fstarpu_init then fails: see its code).
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn fstarpu_get_constant(name: *const c_char) -> isize {
+    let name = if name.is_null() {
+        None
+    } else {
+        CStr::from_ptr(name).to_str().ok()
+    };
+    match name.and_then(value) {
+        Some(v) => v,
+        None => {
+            super::report(
+                "fstarpu_init",
+                format_args!("unknown constant {}", name.unwrap_or("(not UTF-8 or NULL)")),
+            );
+            -1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every constant the module looks up by name exists here: none stays unset.
+    #[test]
+    fn every_constant_of_the_module_has_a_value() {
+        let module = include_str!("../fstarpu_mod.f90");
+        let looked_up: Vec<&str> = module
+            .split("constant(\"")
+            .skip(1)
+            .map(|rest| &rest[..rest.find('"').unwrap()])
+            .collect();
+        assert!(
+            looked_up.len() > 70,
+            "found only {} lookups",
+            looked_up.len()
+        );
+        for name in looked_up {
+            assert!(value(name).is_some(), "{name} has no value");
+        }
+    }
+
+    #[test]
+    fn keys_are_named_and_modes_are_not_keys() {
+        assert_eq!(key_name(STARPU_PRIORITY), Some("FSTARPU_PRIORITY"));
+        assert_eq!(key_name(R as c_int), None);
+        assert_eq!(value("FSTARPU_RW"), Some(3));
+        assert_eq!(value("FSTARPU_NO_SUCH_THING"), None);
+    }
+}

@@ -1,0 +1,287 @@
+//! The JVM side of the face: the VM pointer, JNI environments for the runtime's worker
+//! threads, the classes and method ids the face calls, Java exceptions in and out.
+//!
+//! Worker threads are started by the core, not by Java. The first time one needs JNI (to
+//! run a Java codelet, or to drop a reference a task held) it attaches itself to the JVM
+//! once, for good, as a daemon thread: the JVM may exit while the runtime still runs (an
+//! application that forgets `StarPU.shutdown()` must not hang at exit). A thread-local
+//! guard detaches it when the core stops the worker at shutdown.
+//!
+//! The task path (submission, the kernel upcall, global references) calls the JNI function
+//! table directly through `jni::sys`: the per-call checks of the `jni` crate's `Env` cost
+//! more than a tiny Java codelet itself. Everything else goes through `jni::Env`.
+
+use jni::sys::{self, jclass, jint, jmethodID, jobject};
+use jni::{jni_sig, jni_str, Env};
+use std::ffi::{c_void, CStr};
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::OnceLock;
+
+/// Calls JNI function `$name` of the function table of `$env` (a `*mut sys::JNIEnv`).
+macro_rules! jni_raw {
+    ($env:expr, $name:ident $(, $arg:expr)*) => {{
+        let env: *mut jni::sys::JNIEnv = $env;
+        ((**env).v1_4.$name)(env $(, $arg)*)
+    }};
+}
+pub(crate) use jni_raw;
+
+static VM: AtomicPtr<sys::JavaVM> = AtomicPtr::new(ptr::null_mut());
+
+/// Called by the JVM when it loads the library.
+pub(crate) fn on_load(vm: *mut sys::JavaVM) {
+    VM.store(vm, Ordering::Release);
+    // SAFETY: the JVM hands a valid VM pointer to JNI_OnLoad; the crate keeps it as its
+    // singleton (used by `Global` drops and attachment helpers).
+    let _ = unsafe { jni::JavaVM::from_raw(vm) };
+}
+
+/// Detaches the worker thread when it ends (the core joins its workers at shutdown).
+struct Attachment;
+
+impl Drop for Attachment {
+    fn drop(&mut self) {
+        let vm = VM.load(Ordering::Acquire);
+        if !vm.is_null() {
+            // SAFETY: the thread was attached by `env()` and runs no Java code any more.
+            unsafe { ((**vm).v1_4.DetachCurrentThread)(vm) };
+        }
+    }
+}
+
+thread_local! {
+    static ATTACHED: std::cell::Cell<*mut sys::JNIEnv> = const { std::cell::Cell::new(ptr::null_mut()) };
+    static GUARD: std::cell::RefCell<Option<Attachment>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The JNI environment of the calling thread, attaching it (as a daemon, for good) if it
+/// is a thread the JVM does not know yet.
+pub(crate) fn env() -> Result<*mut sys::JNIEnv, String> {
+    let cached = ATTACHED.with(|a| a.get());
+    if !cached.is_null() {
+        return Ok(cached);
+    }
+    let vm = VM.load(Ordering::Acquire);
+    if vm.is_null() {
+        return Err("the StarPU JNI library is not loaded by a JVM".into());
+    }
+    let mut env: *mut c_void = ptr::null_mut();
+    // SAFETY: a valid VM; GetEnv only reads the thread's state.
+    let rc = unsafe { ((**vm).v1_4.GetEnv)(vm, &mut env, sys::JNI_VERSION_1_8) };
+    if rc == sys::JNI_OK {
+        // A Java thread: its attachment is the JVM's business, not cached (it may detach).
+        return Ok(env as *mut sys::JNIEnv);
+    }
+    let name = std::thread::current()
+        .name()
+        .map(|n| format!("{n}\0"))
+        .unwrap_or_else(|| "starpu-worker\0".into());
+    let mut args = sys::JavaVMAttachArgs {
+        version: sys::JNI_VERSION_1_8,
+        name: name.as_ptr() as *mut _,
+        group: ptr::null_mut(),
+    };
+    // SAFETY: a valid VM and attach arguments that live across the call.
+    let rc = unsafe {
+        ((**vm).v1_4.AttachCurrentThreadAsDaemon)(vm, &mut env, &mut args as *mut _ as *mut c_void)
+    };
+    if rc != sys::JNI_OK {
+        return Err(format!(
+            "cannot attach the worker thread to the JVM (JNI error {rc})"
+        ));
+    }
+    let env = env as *mut sys::JNIEnv;
+    ATTACHED.with(|a| a.set(env));
+    GUARD.with(|g| *g.borrow_mut() = Some(Attachment));
+    Ok(env)
+}
+
+/// A JNI global reference the face owns; deleted on drop, from whatever thread drops it.
+pub(crate) struct GlobalObj(jobject);
+
+// SAFETY: global references are valid on every thread.
+unsafe impl Send for GlobalObj {}
+unsafe impl Sync for GlobalObj {}
+
+impl GlobalObj {
+    /// A new global reference to `obj` (null stays null).
+    ///
+    /// # Safety
+    /// `env` is the calling thread's environment and `obj` a live reference or null.
+    pub(crate) unsafe fn new(env: *mut sys::JNIEnv, obj: jobject) -> GlobalObj {
+        if obj.is_null() {
+            return GlobalObj(ptr::null_mut());
+        }
+        GlobalObj(jni_raw!(env, NewGlobalRef, obj))
+    }
+
+    pub(crate) fn raw(&self) -> jobject {
+        self.0
+    }
+
+    pub(crate) fn is_null(&self) -> bool {
+        self.0.is_null()
+    }
+}
+
+impl Drop for GlobalObj {
+    fn drop(&mut self) {
+        if self.0.is_null() {
+            return;
+        }
+        if let Ok(env) = env() {
+            // SAFETY: a global reference this object owns, deleted once.
+            unsafe { jni_raw!(env, DeleteGlobalRef, self.0) };
+        }
+    }
+}
+
+/// Classes and method ids the face calls from native code, looked up once from a Java
+/// thread (with the class loader of the face's own classes).
+pub(crate) struct Ids {
+    pub invocation_run: jmethodID,
+    pub runnable_run: jmethodID,
+    pub exception_class: jclass,
+    pub exception_ctor: jmethodID,
+    pub throwable_to_string: jmethodID,
+}
+
+// SAFETY: method ids and global class references are valid on every thread.
+unsafe impl Send for Ids {}
+unsafe impl Sync for Ids {}
+
+static IDS: OnceLock<Ids> = OnceLock::new();
+
+/// Looks the ids up (first call) and returns them.
+pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
+    if let Some(ids) = IDS.get() {
+        return Ok(ids);
+    }
+    let invocation = env.find_class(jni_str!("fr/labri/hpccloud/starpu/internal/Invocation"))?;
+    let invocation_run = env.get_method_id(&invocation, jni_str!("run"), jni_sig!("()V"))?;
+    let runnable = env.find_class(jni_str!("java/lang/Runnable"))?;
+    let runnable_run = env.get_method_id(&runnable, jni_str!("run"), jni_sig!("()V"))?;
+    let exception = env.find_class(jni_str!("fr/labri/hpccloud/starpu/StarPUException"))?;
+    let exception_ctor = env.get_method_id(
+        &exception,
+        jni_str!("<init>"),
+        jni_sig!("(Ljava/lang/String;Ljava/lang/Throwable;I)V"),
+    )?;
+    let throwable = env.find_class(jni_str!("java/lang/Throwable"))?;
+    let throwable_to_string = env.get_method_id(
+        &throwable,
+        jni_str!("toString"),
+        jni_sig!("()Ljava/lang/String;"),
+    )?;
+    // SAFETY: env is this thread's environment; the class reference is live.
+    let exception_class = unsafe { jni_raw!(env.get_raw(), NewGlobalRef, exception.as_raw()) };
+    let ids = Ids {
+        invocation_run: invocation_run.into_raw(),
+        runnable_run: runnable_run.into_raw(),
+        exception_class,
+        exception_ctor: exception_ctor.into_raw(),
+        throwable_to_string: throwable_to_string.into_raw(),
+    };
+    Ok(IDS.get_or_init(|| ids))
+}
+
+/// The ids, once a Java thread has looked them up (`StarPU.init` does).
+pub(crate) fn ids_ready() -> Option<&'static Ids> {
+    IDS.get()
+}
+
+/// Takes the Java exception pending on this thread (clearing it): its text
+/// (`Throwable.toString()`) and a global reference to it.
+///
+/// # Safety
+/// `env` is the calling thread's environment and an exception is pending.
+pub(crate) unsafe fn take_exception(env: *mut sys::JNIEnv) -> (String, GlobalObj) {
+    let thrown = jni_raw!(env, ExceptionOccurred);
+    jni_raw!(env, ExceptionClear);
+    let global = GlobalObj::new(env, thrown);
+    let text = describe(env, thrown);
+    jni_raw!(env, DeleteLocalRef, thrown);
+    (text, global)
+}
+
+/// `obj.toString()` of a throwable, or a placeholder if that fails too.
+///
+/// # Safety
+/// `env` is the calling thread's environment, `obj` a live throwable reference.
+unsafe fn describe(env: *mut sys::JNIEnv, obj: jobject) -> String {
+    let Some(ids) = IDS.get() else {
+        return "a Java exception".into();
+    };
+    let s = jni_raw!(
+        env,
+        CallObjectMethodA,
+        obj,
+        ids.throwable_to_string,
+        ptr::null()
+    );
+    if jni_raw!(env, ExceptionCheck) {
+        jni_raw!(env, ExceptionClear);
+        return "a Java exception (its toString() failed too)".into();
+    }
+    if s.is_null() {
+        return "a Java exception".into();
+    }
+    let chars = jni_raw!(env, GetStringUTFChars, s, ptr::null_mut());
+    let text = if chars.is_null() {
+        jni_raw!(env, ExceptionClear);
+        "a Java exception".to_string()
+    } else {
+        let t = CStr::from_ptr(chars).to_string_lossy().into_owned();
+        jni_raw!(env, ReleaseStringUTFChars, s, chars);
+        t
+    };
+    jni_raw!(env, DeleteLocalRef, s);
+    text
+}
+
+/// Throws `StarPUException(message, cause, errno)` on this thread (a native method's).
+pub(crate) fn throw(env: &mut Env, message: &str, cause: Option<&GlobalObj>, errno: i32) {
+    if env.exception_check() {
+        return;
+    }
+    let Ok(ids) = ids(env) else {
+        return; // the lookup left its own exception pending
+    };
+    let raw = env.get_raw();
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: raw is this thread's environment, the class and constructor were looked up by
+    // `ids`, the cause is a live global reference or null; every local reference made here
+    // is deleted.
+    unsafe {
+        let msg = jni_raw!(raw, NewStringUTF, text.as_ptr());
+        if msg.is_null() {
+            return; // OutOfMemoryError pending
+        }
+        let args = [
+            sys::jvalue { l: msg },
+            sys::jvalue {
+                l: cause.map_or(ptr::null_mut(), |c| c.raw()),
+            },
+            sys::jvalue { i: errno },
+        ];
+        let e = jni_raw!(
+            raw,
+            NewObjectA,
+            ids.exception_class,
+            ids.exception_ctor,
+            args.as_ptr()
+        );
+        jni_raw!(raw, DeleteLocalRef, msg);
+        if !e.is_null() && !jni_raw!(raw, ExceptionCheck) {
+            jni_raw!(raw, Throw, e);
+            jni_raw!(raw, DeleteLocalRef, e);
+        }
+    }
+}
+
+/// The value of a `jint` access-mode code as the core's mode (`DataHandle.AccessMode`'s
+/// ordinals are translated on the Java side to StarPU's bit values).
+pub(crate) fn mode_of(bits: jint) -> starpu_core::AccessMode {
+    starpu_core::AccessMode(bits as u32)
+}

@@ -1,0 +1,23 @@
+//! starpu-java: StarPU's Java interface (`fr.labri.hpccloud.starpu`) over starpu-core.
+//!
+//! This library is the native half of `starpu-java.jar`: the Java classes call the native
+//! methods of `fr.labri.hpccloud.starpu.internal.Native`, which convert their arguments,
+//! call the core's Rust API, and turn its errors into `StarPUException`s. Java codelets run
+//! on the core's CPU workers through one kernel that calls back into the JVM.
+
+mod jvm;
+mod natives;
+mod tasks;
+
+use jni::sys::{jint, JavaVM, JNI_VERSION_1_8};
+use std::ffi::c_void;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Called by the JVM when `System.load` loads this library.
+#[unsafe(no_mangle)]
+pub extern "system" fn JNI_OnLoad(vm: *mut JavaVM, _reserved: *mut c_void) -> jint {
+    jvm::on_load(vm);
+    JNI_VERSION_1_8
+}

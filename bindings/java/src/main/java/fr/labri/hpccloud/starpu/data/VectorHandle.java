@@ -1,0 +1,146 @@
+package fr.labri.hpccloud.starpu.data;
+
+import fr.labri.hpccloud.starpu.StarPUException;
+import fr.labri.hpccloud.starpu.internal.Native;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+
+/**
+ * A vector of Java objects. The objects stay in the JVM; the runtime orders the tasks that
+ * use the vector (or its parts, after {@link #partition}) exactly as for native data.
+ * Children are views of their parent's elements: no copy.
+ */
+public class VectorHandle<T> extends DataHandle {
+	public static boolean enableTrace = false;
+
+	/** The elements, shared by a vector and its children. */
+	static final class Store {
+		Object[] items;
+		int size;
+
+		Store(int size) {
+			this.items = new Object[size];
+			this.size = size;
+		}
+	}
+
+	final Store store;
+	/** What the operation producing this block threw (DataSet blocks only). */
+	volatile Throwable failure;
+	private final int first;
+	private final int length;
+
+	protected VectorHandle() {
+		this(0);
+	}
+
+	protected VectorHandle(long handle) {
+		super(handle);
+		this.store = new Store(0);
+		this.first = 0;
+		this.length = -1;
+	}
+
+	VectorHandle(long handle, int size) {
+		super(handle);
+		this.store = new Store(size);
+		this.first = 0;
+		this.length = -1;
+	}
+
+	private VectorHandle(long handle, Store store, int first, int length) {
+		super(handle, true);
+		this.store = store;
+		this.first = first;
+		this.length = length;
+	}
+
+	/** Registers a vector of {@code size} elements, all null. */
+	public static <E> VectorHandle<E> register(int size) {
+		return new VectorHandle<E>(registerObjects(size), size).setRegistered();
+	}
+
+	static long registerObjects(int size) {
+		try {
+			return Native.registerObjects(size);
+		} catch (StarPUException e) {
+			throw new IllegalStateException(e.getMessage(), e);
+		}
+	}
+
+	public int getSize() {
+		return length < 0 ? store.size : length;
+	}
+
+	/** Element {@code index}; a null element is an error (it was never set). */
+	@SuppressWarnings("unchecked")
+	public T getValueAt(int index) {
+		Object o = store.items[slot(index)];
+		if (o == null) {
+			throw new NullPointerException("uninitialized vector " + this + " entry at index " + index);
+		}
+		return (T) o;
+	}
+
+	/** Element {@code index}, null if it was never set. */
+	@SuppressWarnings("unchecked")
+	T getOrNull(int index) {
+		return (T) store.items[slot(index)];
+	}
+
+	public void setValueAt(int index, T value) {
+		store.items[slot(index)] = value;
+	}
+
+	private int slot(int index) {
+		if (index < 0 || index >= getSize()) {
+			throw new IndexOutOfBoundsException("index " + index + " of vector " + this + " of " + getSize() + " elements");
+		}
+		return first + index;
+	}
+
+	/** Replaces the whole content of an unpartitioned vector (tasks writing a DataSet block do). */
+	void replace(Object[] items, int size) {
+		if (length >= 0 || getNbChildren() > 0) {
+			throw new IllegalStateException("only a whole, unpartitioned vector may be replaced");
+		}
+		store.items = items;
+		store.size = size;
+	}
+
+	@Override
+	protected DataHandle newChild(long handle, int first, int length) {
+		return new VectorHandle<T>(handle, store, this.first + first, length);
+	}
+
+	/** The elements, serialized (Java serialization). */
+	public byte[] pack() throws IOException {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		try (ObjectOutputStream o = new ObjectOutputStream(out)) {
+			int n = getSize();
+			o.writeInt(n);
+			for (int i = 0; i < n; i++) {
+				o.writeObject(getOrNull(i));
+			}
+		}
+		return out.toByteArray();
+	}
+
+	/** Reads elements written by {@link #pack} (same size). */
+	@SuppressWarnings("unchecked")
+	public void unpack(byte[] input) throws IOException, ClassNotFoundException {
+		try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(input))) {
+			int n = in.readInt();
+			if (n != getSize()) {
+				throw new IOException("unpack: " + n + " elements for a vector of " + getSize());
+			}
+			for (int i = 0; i < n; i++) {
+				setValueAt(i, (T) in.readObject());
+			}
+		}
+	}
+}

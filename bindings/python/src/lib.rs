@@ -1,0 +1,62 @@
+//! The Python face of starpu-rs: the extension module `starpu._core`, wrapped by the
+//! pure-Python package `starpu` (bindings/python/python/starpu), which gives StarPU's
+//! Python interface (`import starpu`).
+//!
+//! It binds the core's Rust API (`starpu_core`): this crate converts Python objects, maps
+//! errors to exceptions and manages the GIL; the runtime's rules live in the core.
+//!
+//! Modules: `runtime` (init, shutdown, waits, tags), `task` (submission, codelets, the
+//! Python kernel), `future` (`starpu.Future`), `handle` (data handles of Python objects),
+//! `layout` (buffer memory as StarPU interfaces, partition filters), `native` (C kernels),
+//! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors`.
+
+mod errors;
+mod future;
+mod gil;
+mod handle;
+mod layout;
+mod modes;
+mod native;
+mod perf;
+mod runtime;
+mod task;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("error", py.get_type::<errors::error>())?;
+    m.add_class::<future::Future>()?;
+    m.add_class::<handle::Handle>()?;
+    m.add_class::<task::Submitter>()?;
+    m.add_class::<task::Codelet>()?;
+    m.add_class::<task::Task>()?;
+    m.add_class::<native::NativeKernel>()?;
+    m.add_function(wrap_pyfunction!(runtime::init, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::_shutdown_at_exit, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::is_initialized, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::task_wait_for_all, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::task_nsubmitted, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::pause, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::resume, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::sched_get_min_priority, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::sched_get_max_priority, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::worker_get_count, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::cpu_worker_get_count, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::worker_get_count_by_type, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::tag_declare_deps, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::tag_notify_from_apps, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::tag_wait, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::tag_remove, m)?)?;
+    m.add_function(wrap_pyfunction!(task::task_submit, m)?)?;
+    m.add_function(wrap_pyfunction!(handle::acquire, m)?)?;
+    m.add_function(wrap_pyfunction!(handle::release, m)?)?;
+    m.add_function(wrap_pyfunction!(handle::unregister, m)?)?;
+    m.add_function(wrap_pyfunction!(handle::unregister_submit, m)?)?;
+    m.add_function(wrap_pyfunction!(handle::_handle_of, m)?)?;
+    m.add_function(wrap_pyfunction!(native::native_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(perf::_perfmodel_samples, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,878 @@
+//! Submitting Python work: `starpu.task_submit(**options)(func, *args, **kwargs)`, the
+//! `Codelet` and `Task` classes, and the kernel that runs Python functions on the workers.
+//!
+//! Arguments are sorted at submission:
+//! - a `starpu.Future` makes the task wait for the task that produces it, and the function
+//!   receives its value;
+//! - a `starpu.Handle` (or a child of a partition) is data: the task accesses it in the mode
+//!   given (`@starpu.access`, `modes=`), R by default, and the function receives its object;
+//! - a buffer object (numpy array, bytes, bytearray, array.array, memoryview) is registered
+//!   zero-copy the first time it is seen (unless `arg_handle=False`) and is data likewise:
+//!   the task orders itself after earlier tasks on the same object, and the function works
+//!   on the caller's memory;
+//! - anything else is passed as it is.
+//!
+//! The function runs on a CPU worker, holding the GIL only while Python code runs; its
+//! return value (or exception) goes to the task's future, or to a result handle.
+
+use crate::errors::{self, IntoPy};
+use crate::future::{FutState, Future, Outcome};
+use crate::handle::{self, Handle, HandleState, Slot};
+use crate::modes;
+use crate::native::NativeKernel;
+use crate::perf;
+use crate::runtime;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString, PyTuple};
+use starpu_core::task::{KernelError, KernelResult, TaskHooks};
+use starpu_core::{AccessMode, KernelCall, Runtime, TaskRef};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+/// Where the modes of a task's data arguments come from.
+#[derive(Default)]
+enum Modes {
+    #[default]
+    Defaults,
+    /// StarPU's form: `{id(arg): "RW", ...}`.
+    ById(Py<PyDict>),
+    /// One mode per data argument, in order (for the same object given twice with
+    /// different modes, and for codelets).
+    Positional(Vec<AccessMode>),
+}
+
+/// The options of `task_submit` (and of `Task`).
+#[derive(Default)]
+pub(crate) struct Options {
+    name: Option<Arc<str>>,
+    synchronous: bool,
+    priority: i32,
+    flops: Option<f64>,
+    perfmodel: Option<Arc<perf::Model>>,
+    sizebase: Option<usize>,
+    ret_handle: bool,
+    ret_fut: Option<bool>,
+    ret_param: bool,
+    arg_handle: Option<bool>,
+    modes: Modes,
+    tag: Option<u64>,
+    callback: Option<Py<PyAny>>,
+    detach: Option<bool>,
+}
+
+const TASK_SUBMIT_OPTIONS: &[&str] = &[
+    "name",
+    "synchronous",
+    "priority",
+    "color",
+    "flops",
+    "perfmodel",
+    "sizebase",
+    "ret_handle",
+    "ret_fut",
+    "ret_param",
+    "arg_handle",
+    "modes",
+    "tag",
+    "callback",
+];
+
+impl Options {
+    /// Parses keyword options; `what` names the call in messages; `extra` are options this
+    /// call accepts besides `task_submit`'s.
+    pub(crate) fn parse(
+        what: &str,
+        kwargs: Option<&Bound<'_, PyDict>>,
+        extra: &[&str],
+    ) -> PyResult<Options> {
+        let mut o = Options::default();
+        let Some(kwargs) = kwargs else {
+            return Ok(o);
+        };
+        for (k, v) in kwargs.iter() {
+            let key: String = k.extract()?;
+            if !TASK_SUBMIT_OPTIONS.contains(&key.as_str()) && !extra.contains(&key.as_str()) {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}() got an unexpected keyword argument '{key}' (options: {})",
+                    TASK_SUBMIT_OPTIONS
+                        .iter()
+                        .chain(extra)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+            let flag = |v: &Bound<'_, PyAny>| -> PyResult<bool> { v.is_truthy() };
+            if v.is_none() && key != "ret_fut" {
+                continue;
+            }
+            match key.as_str() {
+                "name" => o.name = Some(Arc::from(v.extract::<String>()?.as_str())),
+                "synchronous" => o.synchronous = flag(&v)?,
+                "priority" => o.priority = v.extract()?,
+                "color" => {
+                    let _: u32 = v.extract()?; // only used for StarPU's dag.dot
+                }
+                "flops" => o.flops = Some(v.extract()?),
+                "perfmodel" => o.perfmodel = Some(perf::model(&v)?),
+                "sizebase" => o.sizebase = Some(v.extract()?),
+                "ret_handle" => o.ret_handle = flag(&v)?,
+                "ret_fut" => o.ret_fut = Some(!v.is_none() && flag(&v)?),
+                "ret_param" => o.ret_param = flag(&v)?,
+                "arg_handle" => o.arg_handle = Some(flag(&v)?),
+                "modes" => o.modes = parse_modes(&v)?,
+                "tag" => o.tag = Some(v.extract()?),
+                "callback" => {
+                    if !v.is_callable() {
+                        return Err(PyTypeError::new_err("callback must be callable"));
+                    }
+                    o.callback = Some(v.unbind());
+                }
+                "detach" => o.detach = Some(flag(&v)?),
+                _ => unreachable!("checked above"),
+            }
+        }
+        Ok(o)
+    }
+}
+
+fn parse_modes(v: &Bound<'_, PyAny>) -> PyResult<Modes> {
+    if let Ok(d) = v.cast::<PyDict>() {
+        for (_, m) in d.iter() {
+            modes::parse(&m.extract::<String>()?)?;
+        }
+        return Ok(Modes::ById(d.clone().unbind()));
+    }
+    if let Ok(s) = v.extract::<String>() {
+        return Ok(Modes::Positional(vec![modes::parse(&s)?]));
+    }
+    let list: Vec<String> = v.extract().map_err(|_| {
+        PyTypeError::new_err(
+            "modes must be a dict {id(argument): mode} or a sequence of modes, one per data \
+             argument",
+        )
+    })?;
+    Ok(Modes::Positional(
+        list.iter()
+            .map(|s| modes::parse(s))
+            .collect::<PyResult<_>>()?,
+    ))
+}
+
+/// One argument of the function, as the kernel rebuilds it.
+enum Arg {
+    Value(Py<PyAny>),
+    /// The object of data argument `i` (`PyTask::buffers[i]`).
+    Data(usize),
+    /// The value of a future (its task ended before this one starts).
+    Future(Arc<FutState>),
+}
+
+/// Where the function's result goes.
+enum Out {
+    Dropped,
+    Future(Arc<FutState>),
+    /// Into the value handle of data argument `i`.
+    Slot(usize),
+}
+
+/// What runs.
+enum Kernel {
+    Python(Py<PyAny>),
+    /// A native kernel: the codelet calls it, nothing here.
+    Native,
+}
+
+/// A submitted Python task: the face's state, owned by the runtime's task (as its hooks
+/// and payload) until the task is gone.
+pub(crate) struct PyTask {
+    kernel: Kernel,
+    args: Vec<Arg>,
+    kwargs: Vec<(Py<PyString>, Arg)>,
+    buffers: Vec<Arc<HandleState>>,
+    out: Out,
+    callback: Option<Py<PyAny>>,
+    perf: Option<(Arc<perf::Model>, usize)>,
+    /// The function's name, found when a message needs it.
+    label: OnceLock<String>,
+}
+
+impl PyTask {
+    fn value(&self, py: Python<'_>, a: &Arg) -> PyResult<Py<PyAny>> {
+        match a {
+            Arg::Value(v) => Ok(v.clone_ref(py)),
+            Arg::Data(i) => self.buffers[*i].object(py),
+            Arg::Future(f) => f.outcome(py),
+        }
+    }
+
+    /// Runs the Python function (on a worker, GIL held) and delivers its result.
+    fn run(&self, py: Python<'_>) -> KernelResult {
+        let Kernel::Python(func) = &self.kernel else {
+            return Ok(());
+        };
+        let called = (|| -> PyResult<Py<PyAny>> {
+            let mut args = Vec::with_capacity(self.args.len());
+            for a in &self.args {
+                args.push(self.value(py, a)?);
+            }
+            let args = PyTuple::new(py, args)?;
+            let kwargs = if self.kwargs.is_empty() {
+                None
+            } else {
+                let d = PyDict::new(py);
+                for (k, a) in &self.kwargs {
+                    d.set_item(k.bind(py), self.value(py, a)?)?;
+                }
+                Some(d)
+            };
+            let start = self.perf.as_ref().map(|_| Instant::now());
+            let r = func.bind(py).call(args, kwargs.as_ref());
+            if let (Some((model, size)), Some(t0)) = (&self.perf, start) {
+                model.record(*size, t0.elapsed());
+            }
+            Ok(r?.unbind())
+        })();
+        match called {
+            Ok(v) => {
+                match &self.out {
+                    Out::Future(f) => f.complete(Some(py), Outcome::Value(v)),
+                    Out::Slot(i) => self.buffers[*i].store(Slot::Value(v)),
+                    Out::Dropped => {}
+                }
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.label.set(function_name(func.bind(py)));
+                let message = e.to_string();
+                match &self.out {
+                    Out::Future(f) => f.complete(Some(py), Outcome::Raised(e)),
+                    Out::Slot(i) => self.buffers[*i].store(Slot::Raised(e)),
+                    // Nobody will see the exception otherwise (StarPU prints it too).
+                    Out::Dropped => e.print(py),
+                }
+                Err(KernelError(message))
+            }
+        }
+    }
+}
+
+fn function_name(func: &Bound<'_, PyAny>) -> String {
+    func.getattr(intern!(func.py(), "__qualname__"))
+        .or_else(|_| func.getattr(intern!(func.py(), "__name__")))
+        .and_then(|n| n.extract::<String>())
+        .unwrap_or_else(|_| "python function".into())
+}
+
+impl TaskHooks for PyTask {
+    fn completed(&self, _task: &starpu_core::Task) {
+        if let Some(cb) = &self.callback {
+            crate::gil::attach(|py| {
+                if let Err(e) = cb.bind(py).call0() {
+                    e.print(py);
+                }
+            });
+        }
+    }
+
+    fn terminated(&self, task: &starpu_core::Task) {
+        // The kernel completes the future when it runs; a task that ended without running
+        // it (it failed before, or kernels are disabled, or its kernel is native) does it
+        // here.
+        let outcome = || match task.failure() {
+            Some(e) => Outcome::Failed(e),
+            None => Outcome::Nothing,
+        };
+        match &self.out {
+            Out::Future(f) => {
+                if !f.is_done() {
+                    f.complete(None, outcome());
+                }
+                f.task_ended();
+            }
+            Out::Slot(i) => {
+                if let Some(e) = task.failure() {
+                    if matches!(self.kernel, Kernel::Native) || !task.is_completed() {
+                        self.buffers[*i].store(Slot::Failed(e));
+                    }
+                }
+            }
+            Out::Dropped => {}
+        }
+    }
+
+    fn name(&self, _task: &starpu_core::Task) -> Option<String> {
+        self.label.get().cloned()
+    }
+
+    fn payload(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        Some(self)
+    }
+}
+
+/// The CPU implementation of every Python codelet.
+fn python_kernel(call: &KernelCall) -> KernelResult {
+    let task = call
+        .payload::<PyTask>()
+        .ok_or("a Python codelet ran a task the Python face did not submit")?;
+    crate::gil::attach(|py| task.run(py))
+}
+
+/// The codelet running plain Python functions (any number of data arguments).
+fn python_codelet() -> &'static Arc<starpu_core::Codelet> {
+    static CL: OnceLock<Arc<starpu_core::Codelet>> = OnceLock::new();
+    CL.get_or_init(|| {
+        Arc::new(
+            starpu_core::Codelet::new("python")
+                .variable_buffers()
+                .cpu(python_kernel),
+        )
+    })
+}
+
+/// What `func` is.
+enum Target {
+    Function(Py<PyAny>),
+    Codelet(Py<Codelet>),
+    Native(Py<NativeKernel>),
+}
+
+/// A function given by name, as StarPU accepts it: `"module.function"`, or a name looked
+/// up in `__main__` (then in the builtins).
+fn resolve_name(py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+    if let Some((module, attr)) = name.rsplit_once('.') {
+        return Ok(py.import(module)?.getattr(attr)?.unbind());
+    }
+    let main = py.import("__main__")?;
+    if let Ok(f) = main.getattr(name) {
+        return Ok(f.unbind());
+    }
+    py.import("builtins")?
+        .getattr(name)
+        .map(Bound::unbind)
+        .map_err(|_| {
+            PyValueError::new_err(format!(
+                "task_submit: no function named {name:?} in __main__ (give \"module.function\" \
+                 or the function itself)"
+            ))
+        })
+}
+
+fn target_of(func: &Bound<'_, PyAny>) -> PyResult<Target> {
+    let py = func.py();
+    if let Ok(c) = func.cast::<Codelet>() {
+        return Ok(Target::Codelet(c.clone().unbind()));
+    }
+    if let Ok(n) = func.cast::<NativeKernel>() {
+        return Ok(Target::Native(n.clone().unbind()));
+    }
+    if let Ok(s) = func.cast::<PyString>() {
+        let f = resolve_name(py, &s.to_cow()?)?;
+        return target_of(f.bind(py));
+    }
+    if func.is_callable() {
+        return Ok(Target::Function(func.clone().unbind()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "task_submit: expected a function (or its name, a starpu.Codelet, a native kernel), \
+         not {}",
+        func.get_type().name()?
+    )))
+}
+
+/// `{id(arg): mode}` from the function's `starpu_access` annotations
+/// (`@starpu.access(a="RW")`), computed by `starpu._support.access_modes`.
+fn annotated_modes(
+    py: Python<'_>,
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Option<Py<PyDict>>> {
+    // SAFETY: both pointers are valid objects; PyObject_HasAttr never raises.
+    let has = unsafe {
+        pyo3::ffi::PyObject_HasAttr(func.as_ptr(), intern!(py, "starpu_access").as_ptr())
+    };
+    if has == 0 {
+        return Ok(None);
+    }
+    static HELPER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let helper = HELPER.get_or_try_init(py, || -> PyResult<_> {
+        Ok(py
+            .import("starpu._support")?
+            .getattr("access_modes")?
+            .unbind())
+    })?;
+    let d = helper.bind(py).call1((func, args, kwargs))?;
+    Ok(Some(d.cast_into::<PyDict>()?.unbind()))
+}
+
+/// Sorts the arguments and submits the task. `prepared`: the task object and detach flag
+/// of a `starpu.Task` (else a fresh, detached task).
+fn submit(
+    py: Python<'_>,
+    opts: &Options,
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    prepared: Option<(TaskRef, bool)>,
+) -> PyResult<Py<PyAny>> {
+    runtime::with_runtime(py, |rt| {
+        submit_on(py, rt, opts, func, args, kwargs, prepared)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn submit_on(
+    py: Python<'_>,
+    rt: &Arc<Runtime>,
+    opts: &Options,
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    prepared: Option<(TaskRef, bool)>,
+) -> PyResult<Py<PyAny>> {
+    let target = target_of(func)?;
+    let (codelet, kernel, declared) = match &target {
+        Target::Function(f) => {
+            let cl = match &opts.perfmodel {
+                Some(m) => m.codelet(python_codelet()),
+                None => python_codelet().clone(),
+            };
+            (cl, Kernel::Python(f.clone_ref(py)), false)
+        }
+        Target::Codelet(c) => {
+            let c = c.get();
+            (c.core.clone(), Kernel::Python(c.func.clone_ref(py)), true)
+        }
+        Target::Native(n) => (n.get().codelet.clone(), Kernel::Native, true),
+    };
+    let native = matches!(kernel, Kernel::Native);
+    if (opts.ret_param || opts.ret_handle) && !matches!(target, Target::Function(_)) {
+        return Err(errors::invalid(
+            py,
+            "ret_handle and ret_param need a plain Python function (a codelet declares its \
+             data arguments itself)",
+        ));
+    }
+    let by_id = match &opts.modes {
+        Modes::ById(d) => Some(d.bind(py).clone()),
+        _ => None,
+    };
+    let positional = match &opts.modes {
+        Modes::Positional(v) => Some(v.as_slice()),
+        _ => None,
+    };
+    let annotated = match &kernel {
+        Kernel::Python(f) => annotated_modes(py, f.bind(py), args, kwargs)?,
+        Kernel::Native => None,
+    };
+    let arg_handle = opts.arg_handle.unwrap_or(true);
+
+    let mut buffers: Vec<Arc<HandleState>> = Vec::new();
+    let mut buf_modes: Vec<AccessMode> = Vec::new();
+    let mut deps: Vec<TaskRef> = Vec::new();
+    let mut packed = native.then(starpu_core::task::args::ArgPacker::new);
+
+    // The result handle is the first data argument, written (as in StarPU).
+    let mut out = Out::Dropped;
+    let mut result_handle: Option<Arc<HandleState>> = None;
+    if opts.ret_param {
+        let first = args.get_item(0).map_err(|_| {
+            errors::invalid(
+                py,
+                "ret_param: the first argument must be the result's Handle",
+            )
+        })?;
+        let h = first.cast::<Handle>().map_err(|_| {
+            errors::invalid(
+                py,
+                "ret_param: the first argument must be the result's Handle",
+            )
+        })?;
+        let state = h.get().state.clone();
+        if state.is_buffer() {
+            return Err(errors::invalid(
+                py,
+                "Return value as parameter should not be the Python object supporting buffer \
+                 protocol",
+            ));
+        }
+        buffers.push(state);
+        buf_modes.push(AccessMode::W);
+        out = Out::Slot(0);
+    } else if opts.ret_handle {
+        let state = HandleState::for_result(py, rt)?;
+        buffers.push(state.clone());
+        buf_modes.push(AccessMode::W);
+        result_handle = Some(state);
+        out = Out::Slot(0);
+    }
+
+    // Data arguments are counted after the result handle, if any.
+    let first_data = buffers.len();
+    let mut classify = |arg: &Bound<'_, PyAny>| -> PyResult<Arg> {
+        if let Ok(f) = arg.cast::<Future>() {
+            let state = f.get().state.clone();
+            if let Some(t) = state.pending_task() {
+                deps.push(t);
+            }
+            if native {
+                return Err(errors::invalid(
+                    py,
+                    "a native kernel cannot take a future: give its value",
+                ));
+            }
+            return Ok(Arg::Future(state));
+        }
+        let data = if let Ok(h) = arg.cast::<Handle>() {
+            Some(h.get().state.clone())
+        } else if arg_handle && handle::is_buffer_object(arg) {
+            Some(handle::of_object(py, arg, true)?)
+        } else {
+            None
+        };
+        let Some(state) = data else {
+            if let Some(p) = packed.as_mut() {
+                p.push(&native_bytes(arg)?);
+                return Ok(Arg::Value(py.None()));
+            }
+            return Ok(Arg::Value(arg.clone().unbind()));
+        };
+        let i = buffers.len();
+        let given = match (&by_id, positional, &annotated) {
+            (_, Some(p), _) => p.get(i - first_data).copied(),
+            (Some(d), _, _) => lookup_mode(d, arg)?,
+            _ => None,
+        };
+        let given = match (given, &annotated) {
+            (None, Some(a)) => lookup_mode(a.bind(py), arg)?,
+            (g, _) => g,
+        };
+        let mode = match given {
+            Some(m) => m,
+            None if state.needs_mode => {
+                return Err(errors::invalid(
+                    py,
+                    "a HandleNumpy argument needs an access mode (W or RW): set it with \
+                     @starpu.access, starpu.set_access or modes=",
+                ))
+            }
+            None if declared => AccessMode::NONE,
+            None => AccessMode::R,
+        };
+        state.check_mode(py, mode)?;
+        if native && !state.layout().is_some_and(|l| l.described) {
+            return Err(errors::invalid(
+                py,
+                "a native kernel needs data StarPU can describe (a numpy array, bytes, \
+                 bytearray, array.array or memoryview with a regular layout)",
+            ));
+        }
+        buffers.push(state);
+        buf_modes.push(mode);
+        Ok(Arg::Data(i))
+    };
+
+    let skip = usize::from(opts.ret_param);
+    let mut call_args = Vec::with_capacity(args.len());
+    for arg in args.iter().skip(skip) {
+        call_args.push(classify(&arg)?);
+    }
+    let mut call_kwargs = Vec::new();
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            call_kwargs.push((k.cast_into::<PyString>()?.unbind(), classify(&v)?));
+        }
+    }
+
+    let want_future = opts.ret_fut.unwrap_or(true) && !opts.ret_handle && !opts.ret_param;
+    let (task, detach) = match prepared {
+        Some((t, d)) => (Some(t), d),
+        None => (None, true),
+    };
+    let fut_state = if want_future {
+        let t = task.clone().unwrap_or_else(starpu_core::Task::new);
+        let s = FutState::new(Some(t.clone()));
+        out = Out::Future(s.clone());
+        Some((s, t))
+    } else {
+        None
+    };
+    let size = opts.perfmodel.as_ref().map(|_| {
+        opts.sizebase
+            .unwrap_or_else(|| buffers.iter().map(|b| b.data.size()).sum())
+    });
+    let payload = Arc::new(PyTask {
+        kernel,
+        args: call_args,
+        kwargs: call_kwargs,
+        buffers: buffers.clone(),
+        out,
+        callback: opts.callback.as_ref().map(|c| c.clone_ref(py)),
+        perf: opts.perfmodel.clone().zip(size),
+        label: OnceLock::new(),
+    });
+
+    let task_ref = match (&fut_state, task) {
+        (Some((_, t)), _) => Some(t.clone()),
+        (None, t) => t,
+    };
+    let mut b = match task_ref {
+        Some(t) => rt.task_for(t, Some(codelet)),
+        None => rt.task(&codelet),
+    };
+    for (h, m) in buffers.iter().zip(&buf_modes) {
+        b = b.buffer(&h.data, *m);
+    }
+    for d in &deps {
+        b = b.after(d);
+    }
+    if opts.priority != 0 {
+        b = b.priority(opts.priority);
+    }
+    if let Some(n) = &opts.name {
+        b = b.name(n.clone());
+    }
+    if let Some(f) = opts.flops {
+        b = b.flops(f);
+    }
+    if let Some(t) = opts.tag {
+        b = b.tag(t);
+    }
+    if let Some(p) = packed {
+        b = b.packed_args(p.finish());
+    }
+    b = b
+        .detach(detach)
+        .synchronous(opts.synchronous)
+        .hooks(payload as Arc<dyn TaskHooks>);
+    // Submission blocks when synchronous or throttled: without the GIL then, since the
+    // tasks it waits for may need it.
+    let blocks = opts.synchronous || rt.config.limit_max_submitted.is_some();
+    if blocks {
+        py.detach(|| b.submit()).py(py)?;
+    } else {
+        b.submit().py(py)?;
+    }
+
+    if let Some(h) = result_handle {
+        return Ok(handle::new_py_handle(py, h)?.into_any());
+    }
+    match fut_state {
+        Some((s, _)) => Ok(Py::new(py, Future { state: s })?.into_any()),
+        None => Ok(py.None()),
+    }
+}
+
+/// The mode `d` gives `arg` (by `id(arg)`), if any.
+fn lookup_mode(d: &Bound<'_, PyDict>, arg: &Bound<'_, PyAny>) -> PyResult<Option<AccessMode>> {
+    let key = (arg.as_ptr() as usize).into_pyobject(d.py())?;
+    match d.get_item(key)? {
+        Some(m) => Ok(Some(modes::parse(&m.extract::<String>()?)?)),
+        None => Ok(None),
+    }
+}
+
+/// The bytes a native kernel receives for a scalar argument (StarPU's packed form):
+/// int -> int64, float -> double, bool -> int, bytes as they are, numpy scalars and other
+/// buffers as their memory.
+fn native_bytes(arg: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt};
+    if arg.is_instance_of::<PyBool>() {
+        return Ok((arg.extract::<bool>()? as i32).to_ne_bytes().to_vec());
+    }
+    if arg.is_instance_of::<PyInt>() {
+        return Ok(arg.extract::<i64>()?.to_ne_bytes().to_vec());
+    }
+    if arg.is_instance_of::<PyFloat>() {
+        return Ok(arg.extract::<f64>()?.to_ne_bytes().to_vec());
+    }
+    if let Ok(b) = arg.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(t) = arg.call_method0(intern!(arg.py(), "tobytes")) {
+        if let Ok(b) = t.cast::<PyBytes>() {
+            return Ok(b.as_bytes().to_vec());
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "a native kernel's arguments are data or numbers (int, float, bool, bytes, numpy \
+         scalars), not {}",
+        arg.get_type().name()?
+    )))
+}
+
+/// What `task_submit(**options)` returns: call it with the function and its arguments.
+#[pyclass(frozen, module = "starpu", name = "TaskSubmitter")]
+pub(crate) struct Submitter {
+    opts: Options,
+}
+
+#[pymethods]
+impl Submitter {
+    #[pyo3(signature = (func, *args, **kwargs))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        func: &Bound<'_, PyAny>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        submit(py, &self.opts, func, args, kwargs, None)
+    }
+}
+
+/// `starpu.task_submit(**options)`: returns the function that submits `func(*args,
+/// **kwargs)` as a task. Options: `name`, `synchronous`, `priority`, `color`, `flops`,
+/// `perfmodel`, `sizebase`, `ret_handle`, `ret_fut`, `ret_param`, `arg_handle`, `modes`,
+/// and beyond StarPU's Python module `tag` (the task notifies that tag) and `callback`
+/// (called with no argument once the function has run). An unknown option is a
+/// `TypeError`.
+#[pyfunction]
+#[pyo3(signature = (**options))]
+pub(crate) fn task_submit(options: Option<&Bound<'_, PyDict>>) -> PyResult<Submitter> {
+    Ok(Submitter {
+        opts: Options::parse("task_submit", options, &[])?,
+    })
+}
+
+/// `starpu.Codelet(func, modes=None, name=None)`: a Python function with declared data
+/// arguments, as StarPU's `struct starpu_codelet`: `modes` lists the access mode of each
+/// data argument in order (tasks must give exactly that many, in those modes); `None`
+/// lets each task choose its number of data arguments and their modes
+/// (`STARPU_VARIABLE_NBUFFERS`). Submit it like a function:
+/// `task_submit(modes=[...])(codelet, *args)`.
+#[pyclass(frozen, module = "starpu", name = "Codelet")]
+pub(crate) struct Codelet {
+    core: Arc<starpu_core::Codelet>,
+    func: Py<PyAny>,
+}
+
+#[pymethods]
+impl Codelet {
+    #[new]
+    #[pyo3(signature = (func, modes=None, *, name=None))]
+    fn new(
+        func: &Bound<'_, PyAny>,
+        modes: Option<Vec<String>>,
+        name: Option<String>,
+    ) -> PyResult<Self> {
+        if !func.is_callable() {
+            return Err(PyTypeError::new_err("Codelet needs a callable"));
+        }
+        let name = match name {
+            Some(n) => n,
+            None => function_name(func),
+        };
+        let mut cl = starpu_core::Codelet::new(name).cpu(python_kernel);
+        cl = match modes {
+            Some(m) => cl.modes(
+                m.iter()
+                    .map(|s| modes::parse(s))
+                    .collect::<PyResult<Vec<_>>>()?,
+            ),
+            None => cl.variable_buffers(),
+        };
+        Ok(Codelet {
+            core: Arc::new(cl),
+            func: func.clone().unbind(),
+        })
+    }
+
+    /// The Python function.
+    #[getter]
+    fn func(&self, py: Python<'_>) -> Py<PyAny> {
+        self.func.clone_ref(py)
+    }
+
+    /// The declared modes (`None`: each task chooses).
+    #[getter]
+    fn modes(&self) -> Option<Vec<String>> {
+        self.core
+            .nbuffers
+            .map(|_| self.core.modes.iter().map(|m| format!("{m:?}")).collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<starpu.Codelet {}>", self.core.display_name())
+    }
+}
+
+/// `starpu.Task(func, *args, **options)`: a task described now and submitted later with
+/// `submit()` (StarPU's `starpu_task_create` ... `starpu_task_submit`), so that other tasks
+/// may be declared to depend on it first. Options are `task_submit`'s plus `detach`
+/// (default True; a task submitted with `detach=False` may be waited for with `wait()`).
+#[pyclass(module = "starpu", name = "Task")]
+pub(crate) struct Task {
+    task: TaskRef,
+    opts: Options,
+    func: Py<PyAny>,
+    args: Py<PyTuple>,
+    result: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Task {
+    #[new]
+    #[pyo3(signature = (func, *args, **options))]
+    fn new(
+        func: &Bound<'_, PyAny>,
+        args: &Bound<'_, PyTuple>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        Ok(Task {
+            task: starpu_core::Task::new(),
+            opts: Options::parse("Task", options, &["detach"])?,
+            func: func.clone().unbind(),
+            args: args.clone().unbind(),
+            result: None,
+        })
+    }
+
+    /// Makes this task wait for the end of each task of `tasks` (before it is submitted).
+    #[pyo3(signature = (*tasks))]
+    fn declare_deps(&self, py: Python<'_>, tasks: Vec<PyRef<'_, Task>>) -> PyResult<()> {
+        for t in tasks {
+            self.task.add_dependency(&t.task).py(py)?;
+        }
+        Ok(())
+    }
+
+    /// Submits the task; returns what `task_submit` would (its future by default).
+    fn submit(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let detach = self.opts.detach.unwrap_or(true);
+        let r = submit(
+            py,
+            &self.opts,
+            self.func.bind(py),
+            self.args.bind(py),
+            None,
+            Some((self.task.clone(), detach)),
+        )?;
+        self.result = Some(r.clone_ref(py));
+        Ok(r)
+    }
+
+    /// Waits for the task to end (`starpu_task_wait`): only for a task submitted with
+    /// `detach=False`; re-raises the runtime's error if it failed.
+    fn wait(&self, py: Python<'_>) -> PyResult<()> {
+        let rt = runtime::runtime(py)?;
+        let t = &self.task;
+        py.detach(|| rt.wait(t)).py(py)
+    }
+
+    /// What `submit()` returned (None before).
+    #[getter]
+    fn future(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.result.as_ref().map(|r| r.clone_ref(py))
+    }
+
+    /// Whether the task has ended.
+    #[getter]
+    fn terminated(&self) -> bool {
+        self.task.is_terminated()
+    }
+}

@@ -1,0 +1,1408 @@
+! Fortran driver of the shared conformance suite.
+!
+!     driver PLAN             executes a plan written by the harness
+!     driver --capabilities   prints what this driver can express
+!
+! The harness (tests/conformance/test_conformance.py) turns a scenario into a plan: one
+! operation per line, `repeat` expanded, observations replaced by `clock`. This driver
+! executes each operation through StarPU's native Fortran module, fstarpu_mod, with the
+! kernels written in Fortran, and prints on stdout the operations' canonical output
+! lines, the events of kernels and callbacks (`@ev TICK start|end|cb|report TASK ...`)
+! and the clock (`@clock TICK`). Protocol: tests/conformance/README.md.
+!
+! StarPU's Fortran module cannot set a task's fields, nor return the error codes of
+! fstarpu_task_insert, fstarpu_data_acquire and fstarpu_task_wait_for_all: the driver
+! uses our module's extensions for those (fstarpu_task_build, fstarpu_task_set_detach,
+! fstarpu_task_insert_ret, fstarpu_data_acquire_ret, fstarpu_task_wait_for_all_ret), so it
+! builds against our library only.
+!
+! Kernels and callbacks run on worker threads: every stdout line is written whole under
+! one lock (POSIX threads, through their C interface; Fortran has no mutex), which also
+! guards the event clock, the tasks' started/called flags and the gates.
+!
+! Exit status: 0 when the plan ran to its end (StarPU errors are output, not failures),
+! 2 for a malformed plan line ("PLAN:LINE: scenario error: ..." on stderr).
+!
+! Layout: output and events (driver_output), tables (driver_state), kernels
+! (driver_kernels), operations and the plan reader (the program).
+
+! ------------------------------------------------------------------------------------
+! Output, events, plan errors
+module driver_output
+        use iso_c_binding
+        use iso_fortran_env, only: output_unit, error_unit
+        implicit none
+
+        ! POSIX mutex and condition variable, as opaque storage (pthread_mutex_t is 40
+        ! bytes, pthread_cond_t 48, on Linux).
+        integer(c_int64_t), target, save :: lock_store(8), cond_store(8)
+        integer(c_int64_t), save :: ev_clock = 0
+        integer, parameter :: max_gates = 16
+        logical, save :: gate_open(0:max_gates - 1) = .false.
+
+        character(len=:), allocatable, save :: plan_path
+        integer, save :: lineno = 0
+
+        interface
+                function pthread_mutex_init(m, attr) bind(C, name="pthread_mutex_init")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: pthread_mutex_init
+                        type(c_ptr), value :: m, attr
+                end function pthread_mutex_init
+                function pthread_mutex_lock(m) bind(C, name="pthread_mutex_lock")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: pthread_mutex_lock
+                        type(c_ptr), value :: m
+                end function pthread_mutex_lock
+                function pthread_mutex_unlock(m) bind(C, name="pthread_mutex_unlock")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: pthread_mutex_unlock
+                        type(c_ptr), value :: m
+                end function pthread_mutex_unlock
+                function pthread_cond_init(c, attr) bind(C, name="pthread_cond_init")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: pthread_cond_init
+                        type(c_ptr), value :: c, attr
+                end function pthread_cond_init
+                function pthread_cond_wait(c, m) bind(C, name="pthread_cond_wait")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: pthread_cond_wait
+                        type(c_ptr), value :: c, m
+                end function pthread_cond_wait
+                function pthread_cond_broadcast(c) bind(C, name="pthread_cond_broadcast")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: pthread_cond_broadcast
+                        type(c_ptr), value :: c
+                end function pthread_cond_broadcast
+        end interface
+
+contains
+        subroutine output_init()
+                if (pthread_mutex_init(c_loc(lock_store), c_null_ptr) /= 0) error stop "pthread_mutex_init"
+                if (pthread_cond_init(c_loc(cond_store), c_null_ptr) /= 0) error stop "pthread_cond_init"
+        end subroutine output_init
+
+        recursive subroutine lock()
+                if (pthread_mutex_lock(c_loc(lock_store)) /= 0) error stop "pthread_mutex_lock"
+        end subroutine lock
+
+        recursive subroutine unlock()
+                if (pthread_mutex_unlock(c_loc(lock_store)) /= 0) error stop "pthread_mutex_unlock"
+        end subroutine unlock
+
+        ! Waits for a broadcast; the caller holds the lock.
+        recursive subroutine wait_locked()
+                if (pthread_cond_wait(c_loc(cond_store), c_loc(lock_store)) /= 0) error stop "pthread_cond_wait"
+        end subroutine wait_locked
+
+        recursive subroutine broadcast_locked()
+                if (pthread_cond_broadcast(c_loc(cond_store)) /= 0) error stop "pthread_cond_broadcast"
+        end subroutine broadcast_locked
+
+        ! Writes one whole line while the caller holds the lock, and flushes it (if the
+        ! runtime crashes, the harness still sees every line written before).
+        recursive subroutine put_line_locked(text)
+                character(len=*), intent(in) :: text
+                write(output_unit, '(a)') text
+                flush(output_unit)
+        end subroutine put_line_locked
+
+        ! One whole output line, under the lock.
+        recursive subroutine out(text)
+                character(len=*), intent(in) :: text
+                call lock()
+                call put_line_locked(text)
+                call unlock()
+        end subroutine out
+
+        recursive function itoa(i) result(s)
+                integer(c_int64_t), intent(in) :: i
+                character(len=:), allocatable :: s
+                character(len=24) :: buf
+                write(buf, '(i0)') i
+                s = trim(buf)
+        end function itoa
+
+        ! A malformed plan line: say where (the harness maps PLAN:LINE to the scenario's
+        ! line), exit 2.
+        subroutine die(message)
+                character(len=*), intent(in) :: message
+                write(error_unit, '(a)') plan_path // ":" // itoa(int(lineno, c_int64_t)) // &
+                        ": scenario error: " // message
+                flush(error_unit)
+                stop 2
+        end subroutine die
+
+        ! The canonical name of a StarPU return code: OK, an errno name, or RET<n>
+        ! (errno values are Linux's).
+        recursive function code_name(ret) result(s)
+                integer(c_int), intent(in) :: ret
+                character(len=:), allocatable :: s
+                select case (ret)
+                case (0)
+                        s = "OK"
+                case (-22)
+                        s = "EINVAL"
+                case (-19)
+                        s = "ENODEV"
+                case (-35)
+                        s = "EDEADLK"
+                case (-2)
+                        s = "ENOENT"
+                case (-11)
+                        s = "EAGAIN"
+                case (-12)
+                        s = "ENOMEM"
+                case (-16)
+                        s = "EBUSY"
+                case (-1)
+                        s = "EPERM"
+                case (-17)
+                        s = "EEXIST"
+                case (-38)
+                        s = "ENOSYS"
+                case (-110)
+                        s = "ETIMEDOUT"
+                case (-114)
+                        s = "EALREADY"
+                case (-34)
+                        s = "ERANGE"
+                case (-95)
+                        s = "ENOTSUP"
+                case default
+                        s = "RET" // itoa(int(ret, c_int64_t))
+                end select
+        end function code_name
+
+        ! The one error line every operation prints when StarPU returned non-zero.
+        subroutine report_ret(verb, subject, ret)
+                character(len=*), intent(in) :: verb, subject
+                integer(c_int), intent(in) :: ret
+                if (ret == 0) return
+                if (len(subject) > 0) then
+                        call out("error " // verb // " " // subject // " " // code_name(ret))
+                else
+                        call out("error " // verb // " " // code_name(ret))
+                end if
+        end subroutine report_ret
+end module driver_output
+
+! ------------------------------------------------------------------------------------
+! Tables: codelets, data handles, task records
+module driver_state
+        use iso_c_binding
+        use driver_output
+        implicit none
+
+        integer, parameter :: name_len = 64, max_data = 1024, max_codelets = 64, max_tasks = 8192
+        integer, parameter :: max_bufs = 64
+        integer, parameter :: kind_variable = 1, kind_vector = 2, kind_matrix = 3
+        character(len=8), parameter :: kind_names(3) = [character(len=8) :: "variable", "vector", "matrix"]
+
+        type data_rec
+                character(len=name_len) :: name = ""
+                type(c_ptr) :: handle = c_null_ptr
+                integer :: kind = 0
+                integer :: nx = 0, ny = 0
+                ! The application's buffer; not allocated for home=none and children.
+                integer(c_int64_t), allocatable :: buffer(:)
+                logical :: registered = .false.
+                integer :: parent = 0
+                integer :: nchildren = 0
+        end type data_rec
+
+        type codelet_rec
+                character(len=name_len) :: name = ""
+                type(c_ptr) :: cl = c_null_ptr
+                integer :: kernel = 0
+                logical :: variable = .false.
+        end type codelet_rec
+
+        type task_rec
+                character(len=name_len) :: name = ""
+                ! The name as a C string: the task keeps a pointer to it.
+                character(kind=c_char, len=name_len + 1) :: cname = ""
+                integer(c_int) :: id = 0
+                type(c_ptr) :: task = c_null_ptr
+                integer :: nbuffers = 0
+                integer :: kinds(max_bufs) = 0
+                integer(c_int) :: delay_ms = 0
+                ! What the task's argument array points to (read when the task is made).
+                integer(c_int64_t) :: values(2) = 0, tag = 0
+                integer(c_int) :: prio = 0, one = 1
+                logical :: nodetach = .false.
+                ! Under the lock: the kernel has started, the callback has run.
+                logical :: started = .false., called = .false.
+        end type task_rec
+
+        ! Never reallocated: tasks and kernels hold pointers into these tables.
+        type(data_rec), target, save :: datas(max_data)
+        type(codelet_rec), target, save :: codelets(max_codelets)
+        type(task_rec), target, save :: tasks(0:max_tasks - 1)
+        integer, save :: ndatas = 0, ncodelets = 0, ntasks = 0
+        logical, save :: initialized = .false.
+        type(c_ptr), save :: conf = c_null_ptr
+end module driver_state
+
+! ------------------------------------------------------------------------------------
+! Kernels: each reads its record id, delay and values (FSTARPU_VALUE, read back with
+! fstarpu_unpack_arg), prints its start and end events, works on int64 elements.
+module driver_kernels
+        use iso_c_binding
+        use fstarpu_mod
+        use driver_output
+        use driver_state
+        implicit none
+
+        integer, parameter :: nkernels = 11
+        character(len=16), parameter :: kernel_names(nkernels) = [character(len=16) :: &
+                "noop", "set", "add", "scale", "affine", "axpy", "copy", "sum", &
+                "try_acquire", "try_wait_all", "gate"]
+        integer, parameter :: kernel_nvalues(nkernels) = [0, 1, 1, 1, 2, 1, 0, 0, 1, 0, 1]
+
+        ! A buffer's elements: element i (from 0) is p((i / nx) * ld + mod(i, nx) + 1).
+        type view
+                integer(c_int64_t), pointer :: p(:) => null()
+                integer :: nx = 0, ny = 0, ld = 0
+        end type view
+
+contains
+        ! One event of task id: takes the next tick and prints its line, both under the
+        ! lock, and wakes `await`.
+        recursive subroutine event(id, what, text)
+                integer(c_int), intent(in) :: id
+                character(len=*), intent(in) :: what, text
+                character(len=:), allocatable :: line
+                call lock()
+                ev_clock = ev_clock + 1
+                if (what == "start") tasks(id)%started = .true.
+                if (what == "cb") tasks(id)%called = .true.
+                line = "@ev " // itoa(ev_clock) // " " // what // " " // trim(tasks(id)%name)
+                if (len(text) > 0) line = line // " " // text
+                call put_line_locked(line)
+                call broadcast_locked()
+                call unlock()
+        end subroutine event
+
+        ! The record id, after the start event and the delay; -1 when the task carries no
+        ! arguments (a task that should have been refused: the missing error line already
+        ! fails the scenario).
+        recursive function kernel_begin(cl_args, nvalues, values) result(id)
+                type(c_ptr), value, intent(in) :: cl_args
+                integer, intent(in) :: nvalues
+                integer(c_int64_t), target, intent(out) :: values(2)
+                integer(c_int) :: id
+                integer(c_int), target :: rid, delay
+
+                values = 0
+                id = -1
+                if (.not. c_associated(cl_args)) return
+                rid = -1
+                delay = 0
+                select case (nvalues)
+                case (0)
+                        call fstarpu_unpack_arg(cl_args, [c_loc(rid), c_loc(delay)])
+                case (1)
+                        call fstarpu_unpack_arg(cl_args, [c_loc(rid), c_loc(delay), c_loc(values(1))])
+                case default
+                        call fstarpu_unpack_arg(cl_args, [c_loc(rid), c_loc(delay), c_loc(values(1)), c_loc(values(2))])
+                end select
+                if (rid < 0 .or. rid >= max_tasks) return
+                id = rid
+                call event(id, "start", "")
+                if (delay > 0) call fstarpu_usleep(real(delay, c_float) * 1000.0_c_float)
+        end function kernel_begin
+
+        recursive subroutine kernel_end(id)
+                integer(c_int), intent(in) :: id
+                call event(id, "end", "")
+        end subroutine kernel_end
+
+        ! Buffer b (from 0) of the task, as its kind says.
+        recursive function buffer_view(buffers, id, b) result(v)
+                type(c_ptr), value, intent(in) :: buffers
+                integer(c_int), intent(in) :: id
+                integer, intent(in) :: b
+                type(view) :: v
+                type(c_ptr) :: p
+                integer(c_int) :: i
+
+                i = int(b, c_int)
+                select case (tasks(id)%kinds(b + 1))
+                case (kind_vector)
+                        p = fstarpu_vector_get_ptr(buffers, i)
+                        v%nx = fstarpu_vector_get_nx(buffers, i)
+                        v%ny = 1
+                        v%ld = v%nx
+                case (kind_matrix)
+                        p = fstarpu_matrix_get_ptr(buffers, i)
+                        v%nx = fstarpu_matrix_get_nx(buffers, i)
+                        v%ny = fstarpu_matrix_get_ny(buffers, i)
+                        v%ld = fstarpu_matrix_get_ld(buffers, i)
+                case default
+                        p = fstarpu_variable_get_ptr(buffers, i)
+                        v%nx = 1
+                        v%ny = 1
+                        v%ld = 1
+                end select
+                call c_f_pointer(p, v%p, [max(1, (v%ny - 1) * v%ld + v%nx)])
+        end function buffer_view
+
+        recursive function count_of(v) result(n)
+                type(view), intent(in) :: v
+                integer :: n
+                n = v%nx * v%ny
+        end function count_of
+
+        recursive function at(v, i) result(k)
+                type(view), intent(in) :: v
+                integer, intent(in) :: i
+                integer :: k
+                k = (i / v%nx) * v%ld + mod(i, v%nx) + 1
+        end function at
+
+        recursive subroutine k_noop(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id
+                id = kernel_begin(cl_args, 0, v)
+                if (id >= 0) call kernel_end(id)
+        end subroutine k_noop
+
+        ! b0 = f(b0) element-wise: set, add, scale, affine.
+        recursive subroutine unary(buffers, cl_args, op, nvalues)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                character(len=*), intent(in) :: op
+                integer, intent(in) :: nvalues
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id
+                type(view) :: b0
+                integer :: i, k
+
+                id = kernel_begin(cl_args, nvalues, v)
+                if (id < 0) return
+                b0 = buffer_view(buffers, id, 0)
+                do i = 0, count_of(b0) - 1
+                        k = at(b0, i)
+                        select case (op)
+                        case ("set")
+                                b0%p(k) = v(1)
+                        case ("add")
+                                b0%p(k) = b0%p(k) + v(1)
+                        case ("scale")
+                                b0%p(k) = b0%p(k) * v(1)
+                        case ("affine")
+                                b0%p(k) = b0%p(k) * v(1) + v(2)
+                        end select
+                end do
+                call kernel_end(id)
+        end subroutine unary
+
+        recursive subroutine k_set(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call unary(buffers, cl_args, "set", 1)
+        end subroutine k_set
+
+        recursive subroutine k_add(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call unary(buffers, cl_args, "add", 1)
+        end subroutine k_add
+
+        recursive subroutine k_scale(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call unary(buffers, cl_args, "scale", 1)
+        end subroutine k_scale
+
+        recursive subroutine k_affine(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call unary(buffers, cl_args, "affine", 2)
+        end subroutine k_affine
+
+        ! b0[i] = K * b1[i] + (axpy ? b0[i] : 0)
+        recursive subroutine binary(buffers, cl_args, axpy)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                logical, intent(in) :: axpy
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id
+                type(view) :: b0, b1
+                integer :: i
+
+                id = kernel_begin(cl_args, merge(1, 0, axpy), v)
+                if (id < 0) return
+                b0 = buffer_view(buffers, id, 0)
+                b1 = buffer_view(buffers, id, 1)
+                if (count_of(b0) /= count_of(b1)) then
+                        call event(id, "report", "shape " // code_name(-22_c_int))
+                else
+                        do i = 0, count_of(b0) - 1
+                                if (axpy) then
+                                        b0%p(at(b0, i)) = b0%p(at(b0, i)) + v(1) * b1%p(at(b1, i))
+                                else
+                                        b0%p(at(b0, i)) = b1%p(at(b1, i))
+                                end if
+                        end do
+                end if
+                call kernel_end(id)
+        end subroutine binary
+
+        recursive subroutine k_axpy(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call binary(buffers, cl_args, .true.)
+        end subroutine k_axpy
+
+        recursive subroutine k_copy(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call binary(buffers, cl_args, .false.)
+        end subroutine k_copy
+
+        ! Every element of b0 = the sum of every element of b1..bn-1 (n from the record, so
+        ! this works for codelets with a variable number of buffers).
+        recursive subroutine k_sum(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2), total
+                integer(c_int) :: id
+                type(view) :: b
+                integer :: i, j
+
+                id = kernel_begin(cl_args, 0, v)
+                if (id < 0) return
+                total = 0
+                do j = 1, tasks(id)%nbuffers - 1
+                        b = buffer_view(buffers, id, j)
+                        do i = 0, count_of(b) - 1
+                                total = total + b%p(at(b, i))
+                        end do
+                end do
+                b = buffer_view(buffers, id, 0)
+                do i = 0, count_of(b) - 1
+                        b%p(at(b, i)) = total
+                end do
+                call kernel_end(id)
+        end subroutine k_sum
+
+        ! A blocking call from inside a task must be refused (StarPU: -EDEADLK), not hang.
+        recursive subroutine k_try_acquire(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id, ret
+                type(c_ptr) :: h
+
+                id = kernel_begin(cl_args, 1, v)
+                if (id < 0) return
+                if (v(1) >= 1 .and. v(1) <= max_data) then
+                        h = datas(v(1))%handle
+                        ret = fstarpu_data_acquire_ret(h, FSTARPU_R)
+                        if (ret == 0) call fstarpu_data_release(h)
+                        call event(id, "report", "acquire " // code_name(ret))
+                end if
+                call kernel_end(id)
+        end subroutine k_try_acquire
+
+        recursive subroutine k_try_wait_all(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id
+
+                id = kernel_begin(cl_args, 0, v)
+                if (id < 0) return
+                call event(id, "report", "wait_all " // code_name(fstarpu_task_wait_for_all_ret()))
+                call kernel_end(id)
+        end subroutine k_try_wait_all
+
+        ! Holds its worker until the scenario opens the gate: a busy worker without timing.
+        recursive subroutine k_gate(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id
+                integer :: g
+
+                id = kernel_begin(cl_args, 1, v)
+                if (id < 0) return
+                g = int(v(1))
+                call lock()
+                do while (g >= 0 .and. g < max_gates)
+                        if (gate_open(g)) exit
+                        call wait_locked()
+                end do
+                call unlock()
+                call kernel_end(id)
+        end subroutine k_gate
+
+        recursive subroutine record_callback(arg) bind(C)
+                type(c_ptr), value, intent(in) :: arg
+                call event(int(transfer(arg, 0_c_intptr_t), c_int), "cb", "")
+        end subroutine record_callback
+
+        ! The kernel table's functions, by index.
+        function kernel_func(k) result(f)
+                integer, intent(in) :: k
+                type(c_funptr) :: f
+                select case (k)
+                case (1)
+                        f = c_funloc(k_noop)
+                case (2)
+                        f = c_funloc(k_set)
+                case (3)
+                        f = c_funloc(k_add)
+                case (4)
+                        f = c_funloc(k_scale)
+                case (5)
+                        f = c_funloc(k_affine)
+                case (6)
+                        f = c_funloc(k_axpy)
+                case (7)
+                        f = c_funloc(k_copy)
+                case (8)
+                        f = c_funloc(k_sum)
+                case (9)
+                        f = c_funloc(k_try_acquire)
+                case (10)
+                        f = c_funloc(k_try_wait_all)
+                case default
+                        f = c_funloc(k_gate)
+                end select
+        end function kernel_func
+end module driver_kernels
+
+! ------------------------------------------------------------------------------------
+! Operations and the plan reader
+program driver
+        use iso_c_binding
+        use iso_fortran_env, only: error_unit
+        use fstarpu_mod
+        use driver_output
+        use driver_state
+        use driver_kernels
+        implicit none
+
+        integer, parameter :: max_tokens = 256, max_line = 8192
+        character(len=24), parameter :: verbs(*) = [character(len=24) :: &
+                "init", "shutdown", "data", "read", "acquire", "show", "store", "release", "buffer", &
+                "partition", "unpartition", "unregister", "unregister_no_coherency", "invalidate", &
+                "seqcons", "codelet", "insert", "task", "deps", "submit", "wait", "wait_all", &
+                "tag_deps", "tag_notify", "tag_wait", "clock", "open", "await"]
+        character(len=8), parameter :: task_options(*) = [character(len=8) :: &
+                "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey"]
+        character(len=24), parameter :: filter_names(*) = [character(len=24) :: &
+                "vector_block", "matrix_block", "matrix_vertical_block"]
+        character(len=12), parameter :: mode_names(*) = [character(len=12) :: "R", "W", "RW", "RW|COMMUTE"]
+
+        character(len=max_line) :: line
+        character(len=256) :: tokens(max_tokens)
+        character(len=4096) :: arg
+        integer :: ntok, unit, ios
+
+        if (command_argument_count() /= 1) then
+                write(error_unit, '(a)') "usage: driver PLAN | --capabilities"
+                stop 2
+        end if
+        call get_command_argument(1, arg)
+        if (trim(arg) == "--capabilities") then
+                call print_capabilities()
+                stop
+        end if
+        plan_path = trim(arg)
+        open(newunit=unit, file=plan_path, status="old", action="read", iostat=ios)
+        if (ios /= 0) then
+                write(error_unit, '(a)') plan_path // ": cannot open"
+                stop 2
+        end if
+        call output_init()
+
+        ! One operation per line; the harness writes nothing else into a plan.
+        do
+                read(unit, '(a)', iostat=ios) line
+                if (ios /= 0) exit
+                lineno = lineno + 1
+                call split(line, tokens, ntok)
+                if (ntok > 0) call run_operation(tokens(1:ntok))
+        end do
+        close(unit)
+        if (initialized) call fstarpu_shutdown()
+
+contains
+        subroutine split(text, toks, n)
+                character(len=*), intent(in) :: text
+                character(len=*), intent(out) :: toks(:)
+                integer, intent(out) :: n
+                integer :: i, start
+                n = 0
+                i = 1
+                do while (i <= len_trim(text))
+                        if (text(i:i) == " " .or. text(i:i) == achar(9) .or. text(i:i) == achar(13)) then
+                                i = i + 1
+                                cycle
+                        end if
+                        start = i
+                        do while (i <= len_trim(text))
+                                if (text(i:i) == " " .or. text(i:i) == achar(9) .or. text(i:i) == achar(13)) exit
+                                i = i + 1
+                        end do
+                        if (n == size(toks)) call die("too many tokens")
+                        if (i - start > len(toks(1))) call die("token too long")
+                        n = n + 1
+                        toks(n) = text(start:i - 1)
+                end do
+        end subroutine split
+
+        subroutine print_capabilities()
+                integer :: i
+                do i = 1, size(verbs)
+                        write(*, '(a)') "op " // trim(verbs(i))
+                end do
+                do i = 1, nkernels
+                        write(*, '(a)') "kernel " // trim(kernel_names(i))
+                end do
+                do i = 1, size(task_options)
+                        write(*, '(a)') "option " // trim(task_options(i))
+                end do
+                do i = 1, size(filter_names)
+                        write(*, '(a)') "filter " // trim(filter_names(i))
+                end do
+                do i = 1, size(kind_names)
+                        write(*, '(a)') "kind " // trim(kind_names(i))
+                end do
+                do i = 1, size(mode_names)
+                        write(*, '(a)') "mode " // trim(mode_names(i))
+                end do
+                write(*, '(a)') "home none"         ! data ... home=none: home node -1
+                write(*, '(a)') "nbuffers variable" ! codelet C K *: fstarpu_codelet_set_variable_nbuffers
+                write(*, '(a)') "handle null"       ! MODE:null: C_NULL_PTR as the handle
+        end subroutine print_capabilities
+
+        subroutine run_operation(t)
+                character(len=*), intent(in) :: t(:)
+                if (.not. any(verbs == t(1))) call die("unknown operation '" // trim(t(1)) // "'")
+                select case (trim(t(1)))
+                case ("init")
+                        call op_init(t)
+                case ("shutdown")
+                        call fstarpu_shutdown()
+                        initialized = .false.
+                        if (c_associated(conf)) call fstarpu_conf_free(conf)
+                        conf = c_null_ptr
+                case ("data")
+                        call op_data(t)
+                case ("read")
+                        call op_read(t)
+                case ("acquire")
+                        call expect(t, 3, "a handle and a mode")
+                        call report_ret("acquire", trim(t(2)), &
+                                fstarpu_data_acquire_ret(handle_of(t(2)), parse_mode(t(3))))
+                case ("show")
+                        call expect(t, 2, "one handle")
+                        call print_handle("show", registered_data(t(2)))
+                case ("store")
+                        call op_store(t)
+                case ("release")
+                        call expect(t, 2, "one handle")
+                        call fstarpu_data_release(handle_of(t(2)))
+                case ("buffer")
+                        call op_buffer(t)
+                case ("partition")
+                        call op_partition(t)
+                case ("unpartition")
+                        call op_unpartition(t)
+                case ("unregister", "unregister_no_coherency")
+                        call op_unregister(t)
+                case ("invalidate")
+                        call expect(t, 2, "one handle")
+                        call fstarpu_data_invalidate(handle_of(t(2)))
+                case ("seqcons")
+                        call expect(t, 3, "a handle and 0 or 1")
+                        call fstarpu_data_set_sequential_consistency_flag(handle_of(t(2)), &
+                                int(parse_long(t(3)), c_int))
+                case ("codelet")
+                        call op_codelet(t)
+                case ("insert")
+                        call op_insert(t)
+                case ("task")
+                        call op_task(t)
+                case ("deps")
+                        call op_deps(t)
+                case ("submit")
+                        call expect(t, 2, "one task")
+                        call report_ret("submit", trim(t(2)), fstarpu_task_submit(task_of(t(2))))
+                case ("wait")
+                        call op_wait(t)
+                case ("wait_all")
+                        call report_ret("wait_all", "", fstarpu_task_wait_for_all_ret())
+                case ("tag_deps")
+                        call op_tag_deps(t)
+                case ("tag_notify")
+                        call expect(t, 2, "one tag")
+                        call fstarpu_tag_notify_from_apps(parse_long(t(2)))
+                case ("tag_wait")
+                        call op_tag_wait(t)
+                case ("clock")
+                        call expect(t, 1, "no argument")
+                        call lock()
+                        call put_line_locked("@clock " // itoa(ev_clock))
+                        call unlock()
+                case ("open")
+                        call op_open(t)
+                case ("await")
+                        call op_await(t)
+                case default
+                        call die("operation '" // trim(t(1)) // "' has no handler")
+                end select
+        end subroutine run_operation
+
+        subroutine expect(t, n, what)
+                character(len=*), intent(in) :: t(:), what
+                integer, intent(in) :: n
+                if (size(t) /= n) call die(trim(t(1)) // ": expected " // what)
+        end subroutine expect
+
+        function parse_long(s) result(v)
+                character(len=*), intent(in) :: s
+                integer(c_int64_t) :: v
+                integer :: ios, i, first
+                first = 1
+                if (len_trim(s) > 1 .and. s(1:1) == "-") first = 2
+                if (len_trim(s) < first) call die("'" // trim(s) // "' is not an integer")
+                do i = first, len_trim(s)
+                        if (s(i:i) < "0" .or. s(i:i) > "9") call die("'" // trim(s) // "' is not an integer")
+                end do
+                read(s, *, iostat=ios) v
+                if (ios /= 0) call die("'" // trim(s) // "' is not an integer")
+        end function parse_long
+
+        ! "key=value" -> value when the token has that key.
+        logical function has_option(tok, key, value)
+                character(len=*), intent(in) :: tok, key
+                character(len=:), allocatable, intent(out) :: value
+                integer :: n
+                n = len(key)
+                has_option = len_trim(tok) > n .and. tok(1:n) == key .and. tok(n + 1:n + 1) == "="
+                value = ""
+                if (has_option) value = trim(tok(n + 2:))
+        end function has_option
+
+        subroutine check_name(name)
+                character(len=*), intent(in) :: name
+                if (len_trim(name) > name_len) call die("name '" // trim(name) // "' too long")
+        end subroutine check_name
+
+        ! The access mode constant a scenario's mode names.
+        function parse_mode(s) result(m)
+                character(len=*), intent(in) :: s
+                type(c_ptr) :: m
+                select case (trim(s))
+                case ("R")
+                        m = FSTARPU_R
+                case ("W")
+                        m = FSTARPU_W
+                case ("RW")
+                        m = FSTARPU_RW
+                case ("RW|COMMUTE")
+                        m = FSTARPU_RW .ior. FSTARPU_COMMUTE
+                case default
+                        call die("unknown access mode '" // trim(s) // "'")
+                end select
+        end function parse_mode
+
+        ! Latest first: a name may be registered again after `unregister`.
+        function find_data_index(name) result(i)
+                character(len=*), intent(in) :: name
+                integer :: i
+                do i = ndatas, 1, -1
+                        if (datas(i)%name == name) return
+                end do
+                call die("unknown handle '" // trim(name) // "'")
+        end function find_data_index
+
+        function registered_data(name) result(d)
+                character(len=*), intent(in) :: name
+                type(data_rec), pointer :: d
+                d => datas(find_data_index(name))
+                if (.not. d%registered) call die("handle '" // trim(name) // "' is not registered")
+        end function registered_data
+
+        function handle_of(name) result(h)
+                character(len=*), intent(in) :: name
+                type(c_ptr) :: h
+                type(data_rec), pointer :: d
+                d => registered_data(name)
+                h = d%handle
+        end function handle_of
+
+        function find_codelet(name) result(c)
+                character(len=*), intent(in) :: name
+                type(codelet_rec), pointer :: c
+                integer :: i
+                do i = 1, ncodelets
+                        if (codelets(i)%name == name) then
+                                c => codelets(i)
+                                return
+                        end if
+                end do
+                call die("unknown codelet '" // trim(name) // "'")
+        end function find_codelet
+
+        function find_task(name) result(r)
+                character(len=*), intent(in) :: name
+                type(task_rec), pointer :: r
+                integer :: i
+                do i = 0, ntasks - 1
+                        if (tasks(i)%name == name) then
+                                r => tasks(i)
+                                return
+                        end if
+                end do
+                call die("unknown task '" // trim(name) // "'")
+        end function find_task
+
+        function task_of(name) result(p)
+                character(len=*), intent(in) :: name
+                type(c_ptr) :: p
+                type(task_rec), pointer :: r
+                r => find_task(name)
+                if (.not. c_associated(r%task)) &
+                        call die("task '" // trim(name) // "' was not built with `task`, or is already freed")
+                p = r%task
+        end function task_of
+
+        function new_task_rec(name) result(r)
+                character(len=*), intent(in) :: name
+                type(task_rec), pointer :: r
+                integer :: i
+                call check_name(name)
+                do i = 0, ntasks - 1
+                        if (tasks(i)%name == name) call die("task name '" // trim(name) // "' used twice")
+                end do
+                if (ntasks == max_tasks) call die("too many tasks")
+                r => tasks(ntasks)
+                r%name = name
+                r%cname = trim(name) // c_null_char
+                r%id = int(ntasks, c_int)
+                ntasks = ntasks + 1
+        end function new_task_rec
+
+        ! ---- runtime
+
+        subroutine op_init(t)
+                character(len=*), intent(in) :: t(:)
+                character(len=:), allocatable :: v
+                integer(c_int) :: ret
+                integer :: i
+                if (c_associated(conf)) call fstarpu_conf_free(conf)
+                conf = fstarpu_conf_allocate()
+                ! Accelerators would change where tasks run; the suite is about semantics.
+                call fstarpu_conf_set_ncuda(conf, 0)
+                call fstarpu_conf_set_nopencl(conf, 0)
+                do i = 2, size(t)
+                        if (has_option(t(i), "ncpus", v)) then
+                                call fstarpu_conf_set_ncpu(conf, int(parse_long(v), c_int))
+                        else if (has_option(t(i), "sched", v)) then
+                                call check_name(v)
+                                call fstarpu_conf_set_sched_policy_name(conf, v // c_null_char)
+                        else
+                                call die("init: unknown argument '" // trim(t(i)) // "'")
+                        end if
+                end do
+                ret = fstarpu_init(conf)
+                call report_ret("init", "", ret)
+                if (ret == 0) initialized = .true.
+        end subroutine op_init
+
+        ! ---- data
+
+        ! data H variable [V] | data H vector N [V...] | data H matrix NX NY [V...] [home=none]
+        subroutine op_data(t)
+                character(len=*), intent(in) :: t(:)
+                type(data_rec), pointer :: d
+                integer :: first, last, nvalues, n, i
+                integer(c_int) :: home
+                type(c_ptr) :: ptr
+                logical :: home_none
+
+                if (size(t) < 3) call die("data: expected a name and a kind")
+                call check_name(t(2))
+                do i = 1, ndatas
+                        if (datas(i)%registered .and. datas(i)%name == t(2)) &
+                                call die("handle '" // trim(t(2)) // "' registered twice")
+                end do
+                if (ndatas == max_data) call die("too many handles")
+                ndatas = ndatas + 1
+                d => datas(ndatas)
+                d%name = t(2)
+                d%parent = 0
+                d%nchildren = 0
+                if (allocated(d%buffer)) deallocate(d%buffer)
+                select case (trim(t(3)))
+                case ("variable")
+                        d%kind = kind_variable
+                        d%nx = 1
+                        d%ny = 1
+                        first = 4
+                case ("vector")
+                        if (size(t) < 4) call die("data: bad kind or missing sizes")
+                        d%kind = kind_vector
+                        d%nx = int(parse_long(t(4)))
+                        d%ny = 1
+                        first = 5
+                case ("matrix")
+                        if (size(t) < 5) call die("data: bad kind or missing sizes")
+                        d%kind = kind_matrix
+                        d%nx = int(parse_long(t(4)))
+                        d%ny = int(parse_long(t(5)))
+                        first = 6
+                case default
+                        call die("data: bad kind or missing sizes")
+                end select
+                last = size(t)
+                home_none = last >= first .and. t(last) == "home=none"
+                if (home_none) last = last - 1
+                n = d%nx * d%ny
+                nvalues = last - first + 1
+                if (nvalues /= 0 .and. nvalues /= n) call die("data " // trim(d%name) // ": " // &
+                        itoa(int(nvalues, c_int64_t)) // " values for " // itoa(int(n, c_int64_t)) // " elements")
+                if (home_none .and. nvalues > 0) call die("data " // trim(d%name) // ": home=none takes no values")
+
+                home = 0
+                ptr = c_null_ptr
+                if (home_none) then
+                        home = -1
+                else
+                        allocate(d%buffer(n))
+                        d%buffer = 0
+                        do i = 1, nvalues
+                                d%buffer(i) = parse_long(t(first + i - 1))
+                        end do
+                        ptr = c_loc(d%buffer)
+                end if
+                select case (d%kind)
+                case (kind_variable)
+                        call fstarpu_variable_data_register(d%handle, home, ptr, 8_c_size_t)
+                case (kind_vector)
+                        call fstarpu_vector_data_register(d%handle, home, ptr, int(d%nx, c_int), 8_c_size_t)
+                case (kind_matrix)
+                        call fstarpu_matrix_data_register(d%handle, home, ptr, int(d%nx, c_int), int(d%nx, c_int), &
+                                int(d%ny, c_int), 8_c_size_t)
+                end select
+                d%registered = .true.
+        end subroutine op_data
+
+        ! "PREFIX NAME = 1 2 3", the rows of a matrix separated by " |".
+        subroutine print_values(prefix, d, p, nx, ny, ld)
+                character(len=*), intent(in) :: prefix
+                type(data_rec), intent(in) :: d
+                integer(c_int64_t), intent(in) :: p(:)
+                integer, intent(in) :: nx, ny, ld
+                character(len=:), allocatable :: text
+                integer :: i
+                text = prefix // " " // trim(d%name) // " ="
+                do i = 0, nx * ny - 1
+                        if (d%kind == kind_matrix .and. i > 0 .and. mod(i, nx) == 0) text = text // " |"
+                        text = text // " " // itoa(p((i / nx) * ld + mod(i, nx) + 1))
+                end do
+                call out(text)
+        end subroutine print_values
+
+        ! The main-memory replica of a handle the application holds (acquired).
+        subroutine print_handle(prefix, d)
+                character(len=*), intent(in) :: prefix
+                type(data_rec), intent(in) :: d
+                integer(c_int64_t), pointer :: p(:)
+                integer :: nx, ny, ld
+                call handle_shape(d, nx, ny, ld)
+                call c_f_pointer(fstarpu_data_get_local_ptr(d%handle), p, [(ny - 1) * ld + nx])
+                call print_values(prefix, d, p, nx, ny, ld)
+        end subroutine print_handle
+
+        subroutine handle_shape(d, nx, ny, ld)
+                type(data_rec), intent(in) :: d
+                integer, intent(out) :: nx, ny, ld
+                select case (d%kind)
+                case (kind_vector)
+                        nx = fstarpu_vector_handle_get_nx(d%handle)
+                        ny = 1
+                        ld = nx
+                case (kind_matrix)
+                        nx = fstarpu_matrix_handle_get_nx(d%handle)
+                        ny = fstarpu_matrix_handle_get_ny(d%handle)
+                        ld = fstarpu_matrix_handle_get_ld(d%handle)
+                case default
+                        nx = 1
+                        ny = 1
+                        ld = 1
+                end select
+        end subroutine handle_shape
+
+        subroutine op_read(t)
+                character(len=*), intent(in) :: t(:)
+                type(data_rec), pointer :: d
+                integer(c_int) :: ret
+                call expect(t, 2, "one handle")
+                d => registered_data(t(2))
+                ret = fstarpu_data_acquire_ret(d%handle, FSTARPU_R)
+                call report_ret("read", trim(d%name), ret)
+                if (ret /= 0) return
+                call print_handle("read", d)
+                call fstarpu_data_release(d%handle)
+        end subroutine op_read
+
+        subroutine op_store(t)
+                character(len=*), intent(in) :: t(:)
+                type(data_rec), pointer :: d
+                integer(c_int64_t), pointer :: p(:)
+                integer :: nx, ny, ld, i
+                if (size(t) < 2) call die("store: expected a handle and values")
+                d => registered_data(t(2))
+                call handle_shape(d, nx, ny, ld)
+                if (size(t) - 2 /= nx * ny) call die("store " // trim(d%name) // ": wrong number of values")
+                call c_f_pointer(fstarpu_data_get_local_ptr(d%handle), p, [(ny - 1) * ld + nx])
+                do i = 0, nx * ny - 1
+                        p((i / nx) * ld + mod(i, nx) + 1) = parse_long(t(3 + i))
+                end do
+        end subroutine op_store
+
+        subroutine op_buffer(t)
+                character(len=*), intent(in) :: t(:)
+                type(data_rec), pointer :: d
+                call expect(t, 2, "one handle")
+                d => datas(find_data_index(t(2)))
+                if (.not. allocated(d%buffer)) call die("handle '" // trim(d%name) // "' has no application buffer")
+                call print_values("buffer", d, d%buffer, d%nx, d%ny, d%nx)
+        end subroutine op_buffer
+
+        ! A child has the kind of its parent.
+        subroutine op_partition(t)
+                character(len=*), intent(in) :: t(:)
+                integer :: parent, i, n
+                type(c_ptr) :: filter
+                type(data_rec), pointer :: d, c
+                call expect(t, 4, "a handle, a filter and a count")
+                parent = find_data_index(t(2))
+                d => datas(parent)
+                if (.not. d%registered) call die("handle '" // trim(d%name) // "' is not registered")
+                n = int(parse_long(t(4)))
+                filter = c_null_ptr
+                if (trim(t(3)) == "vector_block" .and. d%kind == kind_vector) then
+                        filter = fstarpu_df_alloc_vector_filter_block()
+                else if (trim(t(3)) == "matrix_block" .and. d%kind == kind_matrix) then
+                        filter = fstarpu_df_alloc_matrix_filter_block()
+                else if (trim(t(3)) == "matrix_vertical_block" .and. d%kind == kind_matrix) then
+                        filter = fstarpu_df_alloc_matrix_filter_vertical_block()
+                else
+                        call die("partition: filter '" // trim(t(3)) // "' does not apply to '" // trim(d%name) // "'")
+                end if
+                if (ndatas + n > max_data) call die("too many handles")
+                call fstarpu_data_filter_set_nchildren(filter, int(n, c_int))
+                call fstarpu_data_partition(d%handle, filter)
+                call fstarpu_data_filter_free(filter)
+                d%nchildren = n
+                do i = 0, n - 1
+                        ndatas = ndatas + 1
+                        c => datas(ndatas)
+                        c%name = trim(d%name) // "." // itoa(int(i, c_int64_t))
+                        if (allocated(c%buffer)) deallocate(c%buffer)
+                        c%handle = fstarpu_data_get_sub_data(d%handle, 1, [int(i, c_int)])
+                        c%kind = d%kind
+                        c%registered = .true.
+                        c%parent = parent
+                        c%nchildren = 0
+                end do
+        end subroutine op_partition
+
+        subroutine op_unpartition(t)
+                character(len=*), intent(in) :: t(:)
+                integer :: parent, i
+                call expect(t, 2, "one handle")
+                parent = find_data_index(t(2))
+                if (datas(parent)%nchildren == 0) call die("handle '" // trim(t(2)) // "' is not partitioned")
+                call fstarpu_data_unpartition(datas(parent)%handle, 0)
+                ! The children are gone with the partition: forget their names.
+                do i = 1, ndatas
+                        if (datas(i)%parent == parent) then
+                                datas(i)%registered = .false.
+                                datas(i)%name = ""
+                        end if
+                end do
+                datas(parent)%nchildren = 0
+        end subroutine op_unpartition
+
+        subroutine op_unregister(t)
+                character(len=*), intent(in) :: t(:)
+                type(data_rec), pointer :: d
+                call expect(t, 2, "one handle")
+                d => registered_data(t(2))
+                if (trim(t(1)) == "unregister") then
+                        call fstarpu_data_unregister(d%handle)
+                else
+                        call fstarpu_data_unregister_no_coherency(d%handle)
+                end if
+                d%registered = .false.
+        end subroutine op_unregister
+
+        ! ---- codelets and tasks
+
+        subroutine op_codelet(t)
+                character(len=*), intent(in) :: t(:)
+                type(codelet_rec), pointer :: c
+                integer :: k, i
+                if (size(t) < 3) call die("codelet: expected a name and a kernel")
+                call check_name(t(2))
+                if (ncodelets == max_codelets) call die("too many codelets")
+                k = findloc(kernel_names, t(3), dim=1)
+                if (k == 0) call die("unknown kernel '" // trim(t(3)) // "'")
+                ncodelets = ncodelets + 1
+                c => codelets(ncodelets)
+                c%name = t(2)
+                c%kernel = k
+                c%cl = fstarpu_codelet_allocate()
+                call fstarpu_codelet_add_cpu_func(c%cl, kernel_func(k))
+                call fstarpu_codelet_set_name(c%cl, trim(c%name) // c_null_char)
+                if (size(t) == 4 .and. t(size(t)) == "*") then
+                        c%variable = .true.
+                        call fstarpu_codelet_set_variable_nbuffers(c%cl)
+                else
+                        if (size(t) - 3 > max_bufs) call die("codelet: too many buffers")
+                        do i = 4, size(t)
+                                call fstarpu_codelet_add_buffer(c%cl, parse_mode(t(i)))
+                        end do
+                end if
+        end subroutine op_codelet
+
+        ! insert|task T C BUF... OPTS...: the fstarpu_task_insert argument array. Values
+        ! the array points to (c_loc) must live until the call reads them: they are the
+        ! arguments of this routine's caller, or the task record's own.
+        subroutine build_args(t, is_insert, r, c, args, nargs)
+                character(len=*), intent(in) :: t(:)
+                logical, intent(in) :: is_insert
+                type(task_rec), pointer, intent(in) :: r
+                type(codelet_rec), pointer, intent(in) :: c
+                type(c_ptr), intent(out) :: args(:)
+                integer, intent(out) :: nargs
+                character(len=:), allocatable :: v
+                integer :: i, colon, nvalues, nbufs
+                logical :: callback, sync, badkey, use_tag
+                type(c_ptr) :: vptr(2)
+                type(data_rec), pointer :: d
+
+                nargs = 0
+                call push(args, nargs, c%cl)
+                nvalues = 0
+                nbufs = 0
+                r%prio = 0
+                r%one = 1
+                callback = .false.
+                sync = .false.
+                badkey = .false.
+                use_tag = .false.
+                r%nodetach = .false.
+                do i = 4, size(t)
+                        colon = index(t(i), ":")
+                        if (colon > 0 .and. index(t(i), "=") == 0) then
+                                if (nbufs == max_bufs) call die("too many buffers")
+                                nbufs = nbufs + 1
+                                call push(args, nargs, parse_mode(t(i)(1:colon - 1)))
+                                if (trim(t(i)(colon + 1:)) == "null") then
+                                        call push(args, nargs, c_null_ptr)
+                                        r%kinds(nbufs) = kind_variable
+                                else
+                                        d => registered_data(t(i)(colon + 1:))
+                                        call push(args, nargs, d%handle)
+                                        r%kinds(nbufs) = d%kind
+                                end if
+                        else if (has_option(t(i), "value", v)) then
+                                nvalues = nvalues + 1
+                                if (nvalues > 2) call die("at most 2 values")
+                                r%values(nvalues) = parse_long(v)
+                        else if (has_option(t(i), "ref", v)) then
+                                nvalues = nvalues + 1
+                                if (nvalues > 2) call die("at most 2 values")
+                                r%values(nvalues) = find_data_index(v)
+                        else if (has_option(t(i), "delay", v)) then
+                                r%delay_ms = int(parse_long(v), c_int)
+                        else if (has_option(t(i), "prio", v)) then
+                                r%prio = int(parse_long(v), c_int)
+                        else if (trim(t(i)) == "callback") then
+                                callback = .true.
+                        else if (trim(t(i)) == "sync") then
+                                sync = .true.
+                        else if (has_option(t(i), "tag", v) .and. .not. is_insert) then
+                                use_tag = .true.
+                                r%tag = parse_long(v)
+                        else if (trim(t(i)) == "nodetach" .and. .not. is_insert) then
+                                r%nodetach = .true.
+                        else if (trim(t(i)) == "badkey" .and. is_insert) then
+                                badkey = .true.
+                        else
+                                call die(trim(t(1)) // ": unknown option '" // trim(t(i)) // "'")
+                        end if
+                end do
+                if (nvalues /= kernel_nvalues(c%kernel)) call die("kernel " // trim(kernel_names(c%kernel)) // &
+                        " takes " // itoa(int(kernel_nvalues(c%kernel), c_int64_t)) // " values, " // &
+                        itoa(int(nvalues, c_int64_t)) // " given")
+                if (badkey .and. (nbufs > 1 .or. nvalues > 0)) call die("badkey: at most one buffer and no values")
+                r%nbuffers = nbufs
+                call push(args, nargs, FSTARPU_NAME)
+                call push(args, nargs, c_loc(r%cname))
+                if (badkey) then
+                        ! Bad input: a key fstarpu_task_insert does not know.
+                        call push(args, nargs, fstarpu_int_to_cptr(ishft(1000_c_int, 17)))
+                        call push(args, nargs, c_null_ptr)
+                        return
+                end if
+                ! The kernel's record id and delay come first, then the scenario's values.
+                call push(args, nargs, FSTARPU_VALUE)
+                call push(args, nargs, c_loc(r%id))
+                call push(args, nargs, FSTARPU_SZ_C_INT)
+                call push(args, nargs, FSTARPU_VALUE)
+                call push(args, nargs, c_loc(r%delay_ms))
+                call push(args, nargs, FSTARPU_SZ_C_INT)
+                vptr = [c_loc(r%values(1)), c_loc(r%values(2))]
+                do i = 1, nvalues
+                        call push(args, nargs, FSTARPU_VALUE)
+                        call push(args, nargs, vptr(i))
+                        call push(args, nargs, FSTARPU_SZ_INT8)
+                end do
+                call push(args, nargs, FSTARPU_PRIORITY)
+                call push(args, nargs, c_loc(r%prio))
+                if (callback) then
+                        ! The record id is the callback's argument (NFREE: nothing to free).
+                        call push(args, nargs, FSTARPU_CALLBACK_WITH_ARG_NFREE)
+                        call push(args, nargs, fstarpu_funptr_to_cptr(c_funloc(record_callback)))
+                        call push(args, nargs, fstarpu_int_to_cptr(r%id))
+                end if
+                if (sync) then
+                        call push(args, nargs, FSTARPU_TASK_SYNCHRONOUS)
+                        call push(args, nargs, c_loc(r%one))
+                end if
+                if (use_tag) then
+                        call push(args, nargs, FSTARPU_TAG)
+                        call push(args, nargs, c_loc(r%tag))
+                end if
+                call push(args, nargs, c_null_ptr)
+        end subroutine build_args
+
+        subroutine push(args, nargs, p)
+                type(c_ptr), intent(inout) :: args(:)
+                integer, intent(inout) :: nargs
+                type(c_ptr), intent(in) :: p
+                if (nargs == size(args)) call die("too many task arguments")
+                nargs = nargs + 1
+                args(nargs) = p
+        end subroutine push
+
+        ! insert|task T C ...: a new task record and the argument array its line makes.
+        function prepare_task(t, is_insert, args, nargs) result(r)
+                character(len=*), intent(in) :: t(:)
+                logical, intent(in) :: is_insert
+                type(c_ptr), intent(out) :: args(:)
+                integer, intent(out) :: nargs
+                type(task_rec), pointer :: r
+                if (size(t) < 3) call die(trim(t(1)) // ": expected a task name and a codelet")
+                r => new_task_rec(t(2))
+                call build_args(t, is_insert, r, find_codelet(t(3)), args, nargs)
+        end function prepare_task
+
+        subroutine op_insert(t)
+                character(len=*), intent(in) :: t(:)
+                type(task_rec), pointer :: r
+                type(c_ptr) :: args(2 * max_tokens + 32)
+                integer :: nargs
+                r => prepare_task(t, .true., args, nargs)
+                call report_ret("insert", trim(r%name), fstarpu_task_insert_ret(args(1:nargs)))
+        end subroutine op_insert
+
+        ! task T C BUF... OPTS: the task built (fstarpu_task_build: Fortran cannot set a
+        ! task's fields), not submitted; `submit T` submits it.
+        subroutine op_task(t)
+                character(len=*), intent(in) :: t(:)
+                type(task_rec), pointer :: r
+                type(c_ptr) :: args(2 * max_tokens + 32)
+                integer :: nargs
+                r => prepare_task(t, .false., args, nargs)
+                r%task = fstarpu_task_build(args(1:nargs))
+                if (.not. c_associated(r%task)) call die("task " // trim(r%name) // ": fstarpu_task_build refused it")
+                if (r%nodetach) call fstarpu_task_set_detach(r%task, 0)
+        end subroutine op_task
+
+        subroutine op_deps(t)
+                character(len=*), intent(in) :: t(:)
+                type(c_ptr) :: deps(max_tokens)
+                integer :: i
+                if (size(t) < 3) call die("deps: expected a task and its dependencies")
+                do i = 3, size(t)
+                        deps(i - 2) = task_of(t(i))
+                end do
+                call fstarpu_task_declare_deps_array(task_of(t(2)), int(size(t) - 2, c_int), deps)
+        end subroutine op_deps
+
+        subroutine op_wait(t)
+                character(len=*), intent(in) :: t(:)
+                type(task_rec), pointer :: r
+                integer(c_int) :: ret
+                call expect(t, 2, "one task")
+                r => find_task(t(2))
+                ret = fstarpu_task_wait(task_of(t(2)))
+                call report_ret("wait", trim(r%name), ret)
+                ! A waited-for task is destroyed by fstarpu_task_wait (destroy is set).
+                if (ret == 0) r%task = c_null_ptr
+        end subroutine op_wait
+
+        subroutine op_tag_deps(t)
+                character(len=*), intent(in) :: t(:)
+                integer(c_int64_t) :: deps(max_tokens)
+                integer :: i
+                if (size(t) < 3) call die("tag_deps: expected a tag and its dependencies")
+                do i = 3, size(t)
+                        deps(i - 2) = parse_long(t(i))
+                end do
+                call fstarpu_tag_declare_deps_array(parse_long(t(2)), int(size(t) - 2, c_int), deps)
+        end subroutine op_tag_deps
+
+        subroutine op_tag_wait(t)
+                character(len=*), intent(in) :: t(:)
+                integer(c_int64_t) :: tags_(max_tokens)
+                integer(c_int) :: ret
+                integer :: i
+                if (size(t) < 2) call die("tag_wait: expected tags")
+                do i = 2, size(t)
+                        tags_(i - 1) = parse_long(t(i))
+                end do
+                if (size(t) == 2) then
+                        ret = fstarpu_tag_wait(tags_(1))
+                else
+                        ret = fstarpu_tag_wait_array(int(size(t) - 1, c_int), tags_)
+                end if
+                call report_ret("tag_wait", trim(t(2)), ret)
+        end subroutine op_tag_wait
+
+        ! ---- helpers: gates and awaiting events
+
+        subroutine op_open(t)
+                character(len=*), intent(in) :: t(:)
+                integer(c_int64_t) :: g
+                call expect(t, 2, "one gate")
+                g = parse_long(t(2))
+                if (g < 0 .or. g >= max_gates) call die("gates are 0.." // itoa(int(max_gates - 1, c_int64_t)))
+                call lock()
+                gate_open(g) = .true.
+                call broadcast_locked()
+                call unlock()
+        end subroutine op_open
+
+        subroutine op_await(t)
+                character(len=*), intent(in) :: t(:)
+                type(task_rec), pointer :: r
+                logical :: callback
+                call expect(t, 2, "one event")
+                callback = len_trim(t(2)) > 3 .and. t(2)(1:3) == "cb:"
+                if (callback) then
+                        r => find_task(t(2)(4:))
+                else
+                        r => find_task(t(2))
+                end if
+                call lock()
+                do
+                        if (callback .and. r%called) exit
+                        if (.not. callback .and. r%started) exit
+                        call wait_locked()
+                end do
+                call unlock()
+        end subroutine op_await
+end program driver

@@ -1,0 +1,500 @@
+#!/usr/bin/env python3
+"""Python driver of the shared conformance suite.
+
+    driver.py PLAN            executes a plan written by the harness
+    driver.py --capabilities  prints what this driver can express
+
+Each operation goes through the public `starpu` Python module only (codelets are
+`starpu.Codelet`s of Python functions working on numpy arrays; tasks are submitted with
+`starpu.task_submit` or described with `starpu.Task`). Kernels and callbacks print events
+(`@ev TICK start|end|cb|report TASK ...`) on one clock; `clock` prints `@clock TICK`; the
+other operations print their canonical lines. Protocol: tests/conformance/README.md.
+
+Exit status: 0 when the plan ran to its end, 2 for a malformed plan line.
+"""
+
+import sys
+import threading
+import time
+
+import numpy as np
+
+import starpu
+
+# --------------------------------------------------------------------------------------
+# Output and events: one lock, one counter, one condition.
+
+ev_cond = threading.Condition()
+ev_clock = 0
+started = set()
+called = set()
+gates = set()
+
+
+def emit(line):
+    """Prints one whole line (the caller holds ev_cond, or no event can race it)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def event(kind, task, text=""):
+    global ev_clock
+    with ev_cond:
+        ev_clock += 1
+        if kind == "start":
+            started.add(task)
+        elif kind == "cb":
+            called.add(task)
+        emit("@ev %d %s %s%s" % (ev_clock, kind, task, " " + text if text else ""))
+        ev_cond.notify_all()
+
+
+def output(line):
+    with ev_cond:
+        emit(line)
+
+
+# --------------------------------------------------------------------------------------
+# Errors.
+
+plan_path = "?"
+lineno = 0
+
+
+class ScenarioError(Exception):
+    pass
+
+
+def code_of(exc):
+    """The canonical name of an exception's code: starpu.error carries StarPU's errno;
+    an unknown keyword (TypeError) and a bad value (ValueError) are StarPU's EINVAL."""
+    if isinstance(exc, starpu.error):
+        return exc.code
+    if isinstance(exc, (TypeError, ValueError)):
+        return "EINVAL"
+    raise exc
+
+
+def attempt(verb, subject, fn):
+    """Runs one StarPU operation; prints `error VERB [SUBJECT] CODE` when it fails."""
+    try:
+        return fn()
+    except (starpu.error, TypeError, ValueError) as e:
+        output("error %s%s %s" % (verb, " " + subject if subject else "", code_of(e)))
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# Kernels: called with the task's data (numpy arrays), then its record, then its values.
+
+
+class Record:
+    """What a kernel needs to know about its task (carried as an ordinary argument)."""
+
+    def __init__(self, name, delay, ref):
+        self.name, self.delay, self.ref = name, delay, ref
+
+
+def split(args):
+    for i, a in enumerate(args):
+        if isinstance(a, Record):
+            return list(args[:i]), a, list(args[i + 1:])
+    raise RuntimeError("a kernel got no task record")
+
+
+def k_noop(bufs, vals, rec):
+    pass
+
+
+def k_set(bufs, vals, rec):
+    bufs[0][...] = vals[0]
+
+
+def k_add(bufs, vals, rec):
+    np.add(bufs[0], vals[0], out=bufs[0])
+
+
+def k_scale(bufs, vals, rec):
+    np.multiply(bufs[0], vals[0], out=bufs[0])
+
+
+def k_affine(bufs, vals, rec):
+    bufs[0][...] = bufs[0] * vals[0] + vals[1]
+
+
+def k_axpy(bufs, vals, rec):
+    bufs[0].flat[:] = bufs[0].ravel() + vals[0] * bufs[1].ravel()
+
+
+def k_copy(bufs, vals, rec):
+    bufs[0].flat[:] = bufs[1].ravel()
+
+
+def k_sum(bufs, vals, rec):
+    bufs[0][...] = sum(int(b.sum()) for b in bufs[1:])
+
+
+def k_try_acquire(bufs, vals, rec):
+    try:
+        rec.ref.acquire("R")
+        rec.ref.release()
+        code = "OK"
+    except starpu.error as e:
+        code = e.code
+    event("report", rec.name, "acquire " + code)
+
+
+def k_try_wait_all(bufs, vals, rec):
+    try:
+        starpu.task_wait_for_all()
+        code = "OK"
+    except starpu.error as e:
+        code = e.code
+    event("report", rec.name, "wait_all " + code)
+
+
+def k_gate(bufs, vals, rec):
+    with ev_cond:
+        ev_cond.wait_for(lambda: vals[0] in gates)
+
+
+KERNELS = {
+    "noop": k_noop, "set": k_set, "add": k_add, "scale": k_scale, "affine": k_affine,
+    "axpy": k_axpy, "copy": k_copy, "sum": k_sum, "try_acquire": k_try_acquire,
+    "try_wait_all": k_try_wait_all, "gate": k_gate,
+}
+
+
+def make_kernel(fn):
+    def kernel(*args):
+        bufs, rec, vals = split(args)
+        event("start", rec.name)
+        if rec.delay:
+            time.sleep(rec.delay / 1000)
+        fn(bufs, vals, rec)
+        event("end", rec.name)
+
+    return kernel
+
+
+# --------------------------------------------------------------------------------------
+# Tables.
+
+codelets = {}
+data = {}  # name -> Handle
+buffers = {}  # name -> the numpy array registered (for `buffer`)
+held = {}  # name -> the object an `acquire` returned
+children = {}  # parent name -> list of child handles
+tasks = {}  # name -> starpu.Task
+kept = []  # futures, so that nothing is collected early
+
+
+def handle(name):
+    if name == "null":
+        return None
+    if name not in data:
+        raise ScenarioError("unknown data %r" % name)
+    return data[name]
+
+
+def to_int(s):
+    try:
+        return int(s)
+    except ValueError:
+        raise ScenarioError("%r is not an integer" % s) from None
+
+
+def show(arr):
+    a = np.asarray(arr)
+    if a.ndim == 2:
+        return " | ".join(" ".join(str(int(v)) for v in row) for row in a)
+    return " ".join(str(int(v)) for v in a.ravel())
+
+
+# --------------------------------------------------------------------------------------
+# Operations.
+
+
+def op_init(args):
+    opts = dict(a.split("=", 1) for a in args)
+    attempt("init", None, lambda: starpu.init(ncpus=to_int(opts.get("ncpus", "-1")),
+                                             sched_policy_name=opts.get("sched")))
+
+
+def op_shutdown(args):
+    attempt("shutdown", None, starpu.shutdown)
+
+
+def op_data(args):
+    name, kind, rest = args[0], args[1], args[2:]
+    home_none = "home=none" in rest
+    rest = [r for r in rest if r != "home=none"]
+    if kind == "variable":
+        shape, values = (), rest
+    elif kind == "vector":
+        shape, values = (to_int(rest[0]),), rest[1:]
+    elif kind == "matrix":
+        shape, values = (to_int(rest[1]), to_int(rest[0])), rest[2:]
+    else:
+        raise ScenarioError("unknown data kind %r" % kind)
+    if home_none:
+        h = attempt("data", name, lambda: starpu.HandleNumpy(shape, np.int64))
+        buffers.pop(name, None)
+    else:
+        arr = np.zeros(shape, dtype=np.int64)
+        if values:
+            arr[...] = np.array([to_int(v) for v in values], dtype=np.int64).reshape(shape)
+        h = attempt("data", name, lambda: starpu.Handle(arr))
+        buffers[name] = arr
+    if h is not None:
+        data[name] = h
+
+
+def op_read(args):
+    h = handle(args[0])
+
+    def read():
+        v = h.acquire("R")
+        text = show(v)
+        h.release()
+        output("read %s = %s" % (args[0], text))
+
+    attempt("read", args[0], read)
+
+
+def op_acquire(args):
+    h = handle(args[0])
+    v = attempt("acquire", args[0], lambda: h.acquire(args[1]))
+    if v is not None:
+        held[args[0]] = v
+
+
+def op_show(args):
+    output("show %s = %s" % (args[0], show(held[args[0]])))
+
+
+def op_store(args):
+    arr = held[args[0]]
+    arr[...] = np.array([to_int(v) for v in args[1:]], dtype=np.int64).reshape(arr.shape)
+
+
+def op_release(args):
+    attempt("release", args[0], handle(args[0]).release)
+    held.pop(args[0], None)
+
+
+def op_buffer(args):
+    output("buffer %s = %s" % (args[0], show(buffers[args[0]])))
+
+
+# The partition filters: (numpy axis of an array of shape (ny, nx), kind they apply to).
+FILTERS = {"vector_block": 0, "matrix_block": 1, "matrix_vertical_block": 0}
+
+
+def op_partition(args):
+    name, filt, n = args[0], args[1], to_int(args[2])
+    if filt not in FILTERS:
+        raise ScenarioError("unknown filter %r" % filt)
+    h = handle(name)
+    kids = attempt("partition", name, lambda: h.partition(n, FILTERS[filt]))
+    if kids is not None:
+        children[name] = kids
+        for i, k in enumerate(kids):
+            data["%s.%d" % (name, i)] = k
+
+
+def op_unpartition(args):
+    name = args[0]
+    kids = children.get(name, [])
+    if attempt("unpartition", name, lambda: handle(name).unpartition(kids, len(kids))) is None:
+        for i in range(len(kids)):
+            data.pop("%s.%d" % (name, i), None)
+        children.pop(name, None)
+
+
+def op_unregister(args):
+    attempt("unregister", args[0], handle(args[0]).unregister)
+
+
+def op_unregister_no_coherency(args):
+    attempt("unregister_no_coherency", args[0], handle(args[0]).unregister_no_coherency)
+
+
+def op_invalidate(args):
+    attempt("invalidate", args[0], handle(args[0]).invalidate)
+
+
+def op_seqcons(args):
+    handle(args[0]).set_sequential_consistency(bool(to_int(args[1])))
+
+
+def op_codelet(args):
+    name, kernel, modes = args[0], args[1], args[2:]
+    if kernel not in KERNELS:
+        raise ScenarioError("unknown kernel %r" % kernel)
+    if modes == ["*"]:
+        modes = None
+    codelets[name] = starpu.Codelet(make_kernel(KERNELS[kernel]), modes=modes, name=name)
+
+
+def task_parts(args, verb):
+    """(codelet, call arguments, task options, badkey) of an insert/task line."""
+    name, cl = args[0], args[1]
+    if cl not in codelets:
+        raise ScenarioError("unknown codelet %r" % cl)
+    handles, modes, values, opts = [], [], [], {"name": name}
+    delay, ref, badkey, callback = 0, None, False, False
+    for tok in args[2:]:
+        if ":" in tok and "=" not in tok:
+            mode, h = tok.rsplit(":", 1)
+            modes.append(mode)
+            handles.append(handle(h))
+        elif tok.startswith("value="):
+            values.append(to_int(tok[6:]))
+        elif tok.startswith("ref="):
+            ref = handle(tok[4:])
+        elif tok.startswith("delay="):
+            delay = to_int(tok[6:])
+        elif tok.startswith("prio="):
+            opts["priority"] = to_int(tok[5:])
+        elif tok.startswith("tag=") and verb == "task":
+            opts["tag"] = to_int(tok[4:])
+        elif tok == "callback":
+            callback = True
+        elif tok == "sync":
+            opts["synchronous"] = 1
+        elif tok == "nodetach" and verb == "task":
+            opts["detach"] = False
+        elif tok == "badkey" and verb == "insert":
+            badkey = True
+        else:
+            raise ScenarioError("unknown task option %r" % tok)
+    if callback:
+        opts["callback"] = lambda: event("cb", name)
+    if badkey:
+        opts["no_such_option"] = 1
+    opts["modes"] = modes
+    call = handles + [Record(name, delay, ref)] + values
+    return codelets[cl], call, opts
+
+
+def op_insert(args):
+    cl, call, opts = task_parts(args, "insert")
+    fut = attempt("insert", args[0], lambda: starpu.task_submit(**opts)(cl, *call))
+    if fut is not None:
+        kept.append(fut)
+
+
+def op_task(args):
+    cl, call, opts = task_parts(args, "task")
+    tasks[args[0]] = starpu.Task(cl, *call, **opts)
+
+
+def the_task(name):
+    if name not in tasks:
+        raise ScenarioError("unknown task %r" % name)
+    return tasks[name]
+
+
+def op_deps(args):
+    attempt("deps", args[0], lambda: the_task(args[0]).declare_deps(*[the_task(t) for t in args[1:]]))
+
+
+def op_submit(args):
+    attempt("submit", args[0], the_task(args[0]).submit)
+
+
+def op_wait(args):
+    attempt("wait", args[0], the_task(args[0]).wait)
+
+
+def op_wait_all(args):
+    attempt("wait_all", None, starpu.task_wait_for_all)
+
+
+def op_tag_deps(args):
+    attempt("tag_deps", args[0], lambda: starpu.tag_declare_deps(*[to_int(a) for a in args]))
+
+
+def op_tag_notify(args):
+    attempt("tag_notify", args[0], lambda: starpu.tag_notify_from_apps(to_int(args[0])))
+
+
+def op_tag_wait(args):
+    attempt("tag_wait", args[0], lambda: starpu.tag_wait(*[to_int(a) for a in args]))
+
+
+def op_open(args):
+    with ev_cond:
+        gates.add(to_int(args[0]))
+        ev_cond.notify_all()
+
+
+def op_await(args):
+    e = args[0]
+    with ev_cond:
+        if e.startswith("cb:"):
+            ev_cond.wait_for(lambda: e[3:] in called)
+        else:
+            ev_cond.wait_for(lambda: e in started)
+
+
+def op_clock(args):
+    with ev_cond:
+        emit("@clock %d" % ev_clock)
+
+
+OPERATIONS = {
+    "init": op_init, "shutdown": op_shutdown, "data": op_data, "read": op_read,
+    "acquire": op_acquire, "show": op_show, "store": op_store, "release": op_release,
+    "buffer": op_buffer, "partition": op_partition, "unpartition": op_unpartition,
+    "unregister": op_unregister, "unregister_no_coherency": op_unregister_no_coherency,
+    "invalidate": op_invalidate, "seqcons": op_seqcons, "codelet": op_codelet,
+    "insert": op_insert, "task": op_task, "deps": op_deps, "submit": op_submit,
+    "wait": op_wait, "wait_all": op_wait_all, "tag_deps": op_tag_deps,
+    "tag_notify": op_tag_notify, "tag_wait": op_tag_wait, "open": op_open,
+    "await": op_await, "clock": op_clock,
+}
+
+CAPABILITIES = (
+    ["op " + v for v in OPERATIONS]
+    + ["kernel " + k for k in KERNELS]
+    + ["option " + o for o in ("value", "ref", "delay", "prio", "callback", "sync", "tag",
+                               "nodetach", "badkey")]
+    + ["filter " + f for f in FILTERS]
+    + ["kind variable", "kind vector", "kind matrix", "home none", "nbuffers variable",
+       "handle null"]
+    + ["mode " + m for m in ("R", "W", "RW", "RW|COMMUTE")]
+)
+
+
+def main():
+    global plan_path, lineno
+    if sys.argv[1:] == ["--capabilities"]:
+        print("\n".join(CAPABILITIES))
+        return 0
+    if len(sys.argv) != 2:
+        print("usage: driver.py PLAN | --capabilities", file=sys.stderr)
+        return 2
+    plan_path = sys.argv[1]
+    with open(plan_path) as f:
+        lines = f.read().splitlines()
+    for lineno, line in enumerate(lines, 1):
+        tokens = line.split()
+        if not tokens:
+            continue
+        op = OPERATIONS.get(tokens[0])
+        try:
+            if op is None:
+                raise ScenarioError("unknown operation %r" % tokens[0])
+            op(tokens[1:])
+        except (ScenarioError, IndexError, KeyError) as e:
+            print("%s:%d: scenario error: %s" % (plan_path, lineno, e), file=sys.stderr)
+            return 2
+    if starpu.is_initialized():
+        starpu.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

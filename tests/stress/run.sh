@@ -1,0 +1,62 @@
+#!/bin/bash
+# The stress test (stress.c): random task graphs checked against a sequential replay,
+# once per scheduling policy and worker count. One line per run, then
+# "N passed, N failed"; exits non-zero if any failed.
+#
+# usage: tests/stress/run.sh [ci|large]     (default ci)
+#   ci     2000 tasks per thread, 3 submitting threads, 3 rounds (seconds in all)
+#   large  50000 tasks per thread, 4 submitting threads, 10 rounds (minutes), by hand
+# env:   SCHEDS       policies (default "eager prio random ws lws")
+#        NCPUS        worker counts (default "1 2")
+#        SEED         first seed (default 1; round r uses SEED + r)
+#        STRESS_ARGS  replaces the size's arguments, e.g. "--tasks 100 --commute"
+#        PREFIX       where libstarpu is installed (default <repo>/build/install when
+#                     pkg-config does not find starpu-1.4)
+#        TIMEOUT      seconds per run (default 300)
+set -u
+cd "$(dirname "$0")"
+ROOT=$(cd ../.. && pwd)
+case "${1:-ci}" in
+ci) SIZE="--tasks 2000 --threads 3 --rounds 3" ;;
+large) SIZE="--tasks 50000 --threads 4 --rounds 10" ;;
+*) echo "usage: $0 [ci|large]" >&2; exit 2 ;;
+esac
+ARGS="--seed ${SEED:-1} ${STRESS_ARGS:-$SIZE}"
+TIMEOUT=${TIMEOUT:-300}
+if [ -z "${PREFIX:-}" ] && ! pkg-config --exists starpu-1.4 && [ -f "$ROOT/build/install/lib/pkgconfig/starpu-1.4.pc" ]; then
+	PREFIX=$ROOT/build/install
+fi
+[ -n "${PREFIX:-}" ] && export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+
+BIN=$ROOT/build/stress
+if ! make -s BIN="$BIN" >"$BIN.log" 2>&1; then
+	cat "$BIN.log"
+	echo "0 passed, 1 failed (stress did not build)"
+	exit 1
+fi
+echo "stress: $ARGS"
+export STARPU_SILENT=1
+pass=0 fail=0
+OUT=$(mktemp "${TMPDIR:-/tmp}/starpu-stress.XXXXXX")
+trap 'rm -f "$OUT"' EXIT
+for sched in ${SCHEDS:-eager prio random ws lws}; do
+	for ncpu in ${NCPUS:-1 2}; do
+		label="STARPU_SCHED=$sched STARPU_NCPU=$ncpu"
+		start=$SECONDS
+		# shellcheck disable=SC2086
+		STARPU_SCHED=$sched STARPU_NCPU=$ncpu timeout "$TIMEOUT" "$BIN/stress" $ARGS >"$OUT" 2>&1
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			printf 'PASS  %s (%ds)\n' "$label" $((SECONDS - start))
+			pass=$((pass + 1))
+		else
+			why="exit $rc"
+			[ $rc -eq 124 ] && why="timed out after ${TIMEOUT}s"
+			printf 'FAIL  %s (%s)\n' "$label" "$why"
+			tail -20 "$OUT" | sed 's/^/    /'
+			fail=$((fail + 1))
+		fi
+	done
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
