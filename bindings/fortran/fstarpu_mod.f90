@@ -1131,6 +1131,73 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: gathering_node
                 end subroutine fstarpu_data_unpartition
 
+                ! Asynchronous partitioning: a plan's children come back in `children`
+                ! (an array of at least as many handles as the filter makes).
+                subroutine fstarpu_data_partition_plan(dh, filter, children) bind(C, name="starpu_data_partition_plan")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: dh
+                        type(c_ptr), value, intent(in) :: filter
+                        type(c_ptr), intent(inout) :: children(*)
+                end subroutine fstarpu_data_partition_plan
+
+                subroutine fstarpu_data_partition_submit(dh, nparts, children) &
+                                bind(C, name="starpu_data_partition_submit")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                end subroutine fstarpu_data_partition_submit
+
+                subroutine fstarpu_data_partition_readonly_submit(dh, nparts, children) &
+                                bind(C, name="starpu_data_partition_readonly_submit")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                end subroutine fstarpu_data_partition_readonly_submit
+
+                subroutine fstarpu_data_partition_readwrite_upgrade_submit(dh, nparts, children) &
+                                bind(C, name="starpu_data_partition_readwrite_upgrade_submit")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                end subroutine fstarpu_data_partition_readwrite_upgrade_submit
+
+                subroutine fstarpu_data_partition_readonly_downgrade_submit(dh, nparts, children) &
+                                bind(C, name="starpu_data_partition_readonly_downgrade_submit")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                end subroutine fstarpu_data_partition_readonly_downgrade_submit
+
+                subroutine fstarpu_data_partition_clean(dh, nparts, children) &
+                                bind(C, name="starpu_data_partition_clean")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                end subroutine fstarpu_data_partition_clean
+
+                subroutine fstarpu_data_unpartition_submit(dh, nparts, children, gathering_node) &
+                                bind(C, name="starpu_data_unpartition_submit")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                        integer(c_int), value, intent(in) :: gathering_node
+                end subroutine fstarpu_data_unpartition_submit
+
+                subroutine fstarpu_data_unpartition_readonly_submit(dh, nparts, children, gathering_node) &
+                                bind(C, name="starpu_data_unpartition_readonly_submit")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: nparts
+                        type(c_ptr), intent(in) :: children(*)
+                        integer(c_int), value, intent(in) :: gathering_node
+                end subroutine fstarpu_data_unpartition_readonly_submit
+
                 function fstarpu_data_get_nb_children(dh) bind(C, name="starpu_data_get_nb_children")
                         import :: c_ptr, c_int
                         integer(c_int) :: fstarpu_data_get_nb_children

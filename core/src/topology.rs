@@ -26,18 +26,23 @@ impl std::fmt::Debug for Topology {
     }
 }
 
+/// Without hwloc (or when it fails): one core per CPU the process may use.
+fn one_per_cpu() -> Vec<usize> {
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (0..n).collect()
+}
+
 impl Topology {
     pub fn detect() -> Topology {
         #[cfg(feature = "hwloc")]
         let hw = hwlocality::Topology::new().ok();
         #[cfg(feature = "hwloc")]
-        let cores = hw.as_ref().and_then(detect_cores);
+        let core_cpus = hw
+            .as_ref()
+            .and_then(detect_cores)
+            .unwrap_or_else(one_per_cpu);
         #[cfg(not(feature = "hwloc"))]
-        let cores: Option<Vec<usize>> = None;
-        let core_cpus = cores.unwrap_or_else(|| {
-            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
-            (0..n).collect()
-        });
+        let core_cpus = one_per_cpu();
         Topology {
             core_cpus,
             #[cfg(feature = "hwloc")]

@@ -236,7 +236,18 @@ module driver_state
         end type task_rec
 
         ! Never reallocated: tasks and kernels hold pointers into these tables.
+        ! Partition plans (asynchronous partitioning): plan P of H has children P.0 ...
+        integer, parameter :: max_plans = 64, max_plan_children = 64
+        type plan_rec
+                character(len=name_len) :: name = ""
+                integer :: n = 0
+                integer :: first_child = 0
+                type(c_ptr) :: children(max_plan_children) = c_null_ptr
+        end type plan_rec
+
         type(data_rec), target, save :: datas(max_data)
+        type(plan_rec), target, save :: plans(max_plans)
+        integer, save :: nplans = 0
         type(codelet_rec), target, save :: codelets(max_codelets)
         type(task_rec), target, save :: tasks(0:max_tasks - 1)
         integer, save :: ndatas = 0, ncodelets = 0, ntasks = 0
@@ -576,11 +587,14 @@ program driver
         implicit none
 
         integer, parameter :: max_tokens = 256, max_line = 8192
-        character(len=24), parameter :: verbs(*) = [character(len=24) :: &
+        character(len=40), parameter :: verbs(*) = [character(len=40) :: &
                 "init", "shutdown", "data", "read", "acquire", "show", "store", "release", "buffer", &
                 "partition", "unpartition", "unregister", "unregister_no_coherency", "invalidate", &
                 "seqcons", "codelet", "insert", "task", "deps", "submit", "wait", "wait_all", &
-                "tag_deps", "tag_notify", "tag_wait", "clock", "open", "await"]
+                "tag_deps", "tag_notify", "tag_wait", "clock", "open", "await", &
+                "partition_plan", "partition_submit", "partition_readonly_submit", &
+                "partition_readwrite_upgrade_submit", "partition_readonly_downgrade_submit", &
+                "unpartition_submit", "unpartition_readonly_submit", "partition_clean"]
         character(len=8), parameter :: task_options(*) = [character(len=8) :: &
                 "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey"]
         character(len=24), parameter :: filter_names(*) = [character(len=24) :: &
@@ -703,6 +717,12 @@ contains
                         call op_partition(t)
                 case ("unpartition")
                         call op_unpartition(t)
+                case ("partition_plan")
+                        call op_partition_plan(t)
+                case ("partition_submit", "partition_readonly_submit", "partition_readwrite_upgrade_submit", &
+                      "partition_readonly_downgrade_submit", "unpartition_submit", "unpartition_readonly_submit", &
+                      "partition_clean")
+                        call op_plan_switch(t)
                 case ("unregister", "unregister_no_coherency")
                         call op_unregister(t)
                 case ("invalidate")
@@ -1078,18 +1098,7 @@ contains
                 d => datas(parent)
                 if (.not. d%registered) call die("handle '" // trim(d%name) // "' is not registered")
                 n = int(parse_long(t(4)))
-                filter = c_null_ptr
-                if (trim(t(3)) == "vector_block" .and. d%kind == kind_vector) then
-                        filter = fstarpu_df_alloc_vector_filter_block()
-                else if (trim(t(3)) == "matrix_block" .and. d%kind == kind_matrix) then
-                        filter = fstarpu_df_alloc_matrix_filter_block()
-                else if (trim(t(3)) == "matrix_vertical_block" .and. d%kind == kind_matrix) then
-                        filter = fstarpu_df_alloc_matrix_filter_vertical_block()
-                else
-                        call die("partition: filter '" // trim(t(3)) // "' does not apply to '" // trim(d%name) // "'")
-                end if
-                if (ndatas + n > max_data) call die("too many handles")
-                call fstarpu_data_filter_set_nchildren(filter, int(n, c_int))
+                filter = make_filter(d, t(3), n)
                 call fstarpu_data_partition(d%handle, filter)
                 call fstarpu_data_filter_free(filter)
                 d%nchildren = n
@@ -1105,6 +1114,100 @@ contains
                         c%nchildren = 0
                 end do
         end subroutine op_partition
+
+        ! The filter called NAME cutting D in N children (freed by the caller).
+        function make_filter(d, name, n) result(filter)
+                type(data_rec), intent(in) :: d
+                character(len=*), intent(in) :: name
+                integer, intent(in) :: n
+                type(c_ptr) :: filter
+                filter = c_null_ptr
+                if (trim(name) == "vector_block" .and. d%kind == kind_vector) then
+                        filter = fstarpu_df_alloc_vector_filter_block()
+                else if (trim(name) == "matrix_block" .and. d%kind == kind_matrix) then
+                        filter = fstarpu_df_alloc_matrix_filter_block()
+                else if (trim(name) == "matrix_vertical_block" .and. d%kind == kind_matrix) then
+                        filter = fstarpu_df_alloc_matrix_filter_vertical_block()
+                else
+                        call die("filter '" // trim(name) // "' does not apply to '" // trim(d%name) // "'")
+                end if
+                if (ndatas + n > max_data) call die("too many handles")
+                call fstarpu_data_filter_set_nchildren(filter, int(n, c_int))
+        end function make_filter
+
+        ! partition_plan H FILTER N P: plan P of H, its children named P.0 ... P.N-1.
+        subroutine op_partition_plan(t)
+                character(len=*), intent(in) :: t(:)
+                integer :: i, n
+                type(c_ptr) :: filter
+                type(data_rec), pointer :: d, c
+                type(plan_rec), pointer :: p
+                call expect(t, 5, "a handle, a filter, a count and a plan name")
+                d => registered_data(t(2))
+                n = int(parse_long(t(4)))
+                if (nplans == max_plans .or. n > max_plan_children) call die("too many plans or children")
+                filter = make_filter(d, t(3), n)
+                nplans = nplans + 1
+                p => plans(nplans)
+                p%name = t(5)
+                p%n = n
+                p%first_child = ndatas + 1
+                call fstarpu_data_partition_plan(d%handle, filter, p%children)
+                call fstarpu_data_filter_free(filter)
+                do i = 1, n
+                        ndatas = ndatas + 1
+                        c => datas(ndatas)
+                        c%name = trim(p%name) // "." // itoa(int(i - 1, c_int64_t))
+                        if (allocated(c%buffer)) deallocate(c%buffer)
+                        c%handle = p%children(i)
+                        c%kind = d%kind
+                        c%registered = .true.
+                        c%parent = 0 ! not a child of a synchronous partitioning
+                        c%nchildren = 0
+                end do
+        end subroutine op_partition_plan
+
+        ! VERB H P: the switches return nothing (a refused one is said on stderr).
+        subroutine op_plan_switch(t)
+                character(len=*), intent(in) :: t(:)
+                type(c_ptr) :: h
+                type(plan_rec), pointer :: p
+                integer :: i
+                integer(c_int) :: n
+                call expect(t, 3, "a handle and a plan")
+                h = handle_of(t(2))
+                p => null()
+                do i = nplans, 1, -1
+                        if (plans(i)%name == t(3)) then
+                                p => plans(i)
+                                exit
+                        end if
+                end do
+                if (.not. associated(p)) call die("unknown plan '" // trim(t(3)) // "'")
+                n = int(p%n, c_int)
+                select case (trim(t(1)))
+                case ("partition_submit")
+                        call fstarpu_data_partition_submit(h, n, p%children)
+                case ("partition_readonly_submit")
+                        call fstarpu_data_partition_readonly_submit(h, n, p%children)
+                case ("partition_readwrite_upgrade_submit")
+                        call fstarpu_data_partition_readwrite_upgrade_submit(h, n, p%children)
+                case ("partition_readonly_downgrade_submit")
+                        call fstarpu_data_partition_readonly_downgrade_submit(h, n, p%children)
+                case ("unpartition_submit")
+                        call fstarpu_data_unpartition_submit(h, n, p%children, 0_c_int)
+                case ("unpartition_readonly_submit")
+                        call fstarpu_data_unpartition_readonly_submit(h, n, p%children, 0_c_int)
+                case ("partition_clean")
+                        call fstarpu_data_partition_clean(h, n, p%children)
+                        ! The children go with the plan: forget their names.
+                        do i = 0, p%n - 1
+                                datas(p%first_child + i)%registered = .false.
+                                datas(p%first_child + i)%name = ""
+                        end do
+                        p%name = ""
+                end select
+        end subroutine op_plan_switch
 
         subroutine op_unpartition(t)
                 character(len=*), intent(in) :: t(:)

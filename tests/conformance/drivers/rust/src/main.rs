@@ -26,6 +26,15 @@ const OPS: &[&str] = &[
     "buffer",
     "partition",
     "unpartition",
+    "partition_plan",
+    "partition_submit",
+    "partition_readonly_submit",
+    "partition_readwrite_upgrade_submit",
+    "partition_readonly_downgrade_submit",
+    "unpartition_submit",
+    "unpartition_readonly_submit",
+    "partition_clean",
+    "nplans",
     "unregister",
     "unregister_no_coherency",
     "invalidate",
@@ -139,6 +148,8 @@ struct Driver {
     tasks: HashMap<String, TaskRef>,
     pending: HashMap<String, Pending>,
     held: HashMap<String, Acquired>,
+    /// Partition plans by name: their children's names.
+    plans: HashMap<String, Vec<String>>,
 }
 
 fn mode_of(s: &str) -> Result<AccessMode, PlanError> {
@@ -219,6 +230,19 @@ impl Driver {
                 Ok(())
             }
             "partition" => self.partition(args),
+            "partition_plan" => self.partition_plan(args),
+            "partition_submit"
+            | "partition_readonly_submit"
+            | "partition_readwrite_upgrade_submit"
+            | "partition_readonly_downgrade_submit"
+            | "unpartition_submit"
+            | "unpartition_readonly_submit"
+            | "partition_clean" => self.plan_switch(tokens[0], args),
+            "nplans" => {
+                let n = self.data(args[0])?.handle.nplans();
+                EVENTS.print(&format!("nplans {} = {n}", args[0]));
+                Ok(())
+            }
             "unpartition" => {
                 let h = self.data(args[0])?.handle.clone();
                 let r = self.rt().and_then(|rt| rt.unpartition(&h, 0));
@@ -469,45 +493,133 @@ impl Driver {
         written.map_err(|e| bad(format!("store: {e}")))
     }
 
-    fn partition(&mut self, args: &[&str]) -> Step {
+    fn filter(args: &[&str]) -> Result<Filter, PlanError> {
         let n: usize = num(args[2])?;
-        let filter = match args[1] {
+        Ok(match args[1] {
             "vector_block" => Filter::vector_block(n),
             "matrix_block" => Filter::matrix_block(n),
             "matrix_vertical_block" => Filter::matrix_vertical_block(n),
             other => return Err(bad(format!("unknown filter {other}"))),
-        };
+        })
+    }
+
+    /// Names `children` `PREFIX.0`, `PREFIX.1`, ... (of the same kind as their parent's)
+    /// and returns the names.
+    fn name_children(
+        &mut self,
+        prefix: &str,
+        kind: Kind,
+        children: Vec<DataHandle>,
+    ) -> Vec<String> {
+        let mut names = Vec::new();
+        for (i, c) in children.into_iter().enumerate() {
+            let name = format!("{prefix}.{i}");
+            let kind = match kind {
+                Kind::Matrix { .. } => Kind::Matrix {
+                    nx: c
+                        .interface::<MatrixInterface>(0)
+                        .map_or(1, |m| m.nx as usize),
+                },
+                k => k,
+            };
+            self.datas.insert(
+                name.clone(),
+                Data {
+                    handle: c,
+                    kind,
+                    owned: false,
+                    returned: None,
+                    children: Vec::new(),
+                },
+            );
+            names.push(name);
+        }
+        names
+    }
+
+    fn partition(&mut self, args: &[&str]) -> Step {
+        let filter = Self::filter(args)?;
         let d = self.data(args[0])?;
         let (h, kind) = (d.handle.clone(), d.kind);
         let r = self.rt().and_then(|rt| rt.partition(&h, &filter));
         match r {
             Ok(children) => {
-                let mut names = Vec::new();
-                for (i, c) in children.into_iter().enumerate() {
-                    let name = format!("{}.{i}", args[0]);
-                    let kind = match kind {
-                        Kind::Matrix { .. } => Kind::Matrix {
-                            nx: c
-                                .interface::<MatrixInterface>(0)
-                                .map_or(1, |m| m.nx as usize),
-                        },
-                        k => k,
-                    };
-                    self.datas.insert(
-                        name.clone(),
-                        Data {
-                            handle: c,
-                            kind,
-                            owned: false,
-                            returned: None,
-                            children: Vec::new(),
-                        },
-                    );
-                    names.push(name);
-                }
+                let names = self.name_children(args[0], kind, children);
                 self.datas.get_mut(args[0]).expect("known").children = names;
             }
             Err(e) => self.report("partition", Some(args[0]), Err(e)),
+        }
+        Ok(())
+    }
+
+    /// `partition_plan H FILTER N P`: plan P of H, children named P.0 ... P.N-1.
+    fn partition_plan(&mut self, args: &[&str]) -> Step {
+        if args.len() != 4 {
+            return Err(bad(
+                "partition_plan: expected a handle, a filter, a count and a plan",
+            ));
+        }
+        let filter = Self::filter(args)?;
+        let d = self.data(args[0])?;
+        let (h, kind) = (d.handle.clone(), d.kind);
+        let r = self.rt().and_then(|rt| rt.partition_plan(&h, &filter));
+        match r {
+            Ok(children) => {
+                let names = self.name_children(args[3], kind, children);
+                self.plans.insert(args[3].to_string(), names);
+            }
+            Err(e) => self.report("partition_plan", Some(args[0]), Err(e)),
+        }
+        Ok(())
+    }
+
+    /// The plan switches (`VERB H P`). They return nothing in StarPU's C API, so a refused
+    /// switch is said on stderr only, as the C driver's library does.
+    fn plan_switch(&mut self, verb: &str, args: &[&str]) -> Step {
+        if args.len() != 2 {
+            return Err(bad(format!("{verb}: expected a handle and a plan")));
+        }
+        let parent = self.data(args[0])?.handle.clone();
+        let names = self
+            .plans
+            .get(args[1])
+            .ok_or_else(|| bad(format!("unknown plan '{}'", args[1])))?
+            .clone();
+        let children: Vec<DataHandle> = names
+            .iter()
+            .map(|n| self.data(n).map(|d| d.handle.clone()))
+            .collect::<Result<_, _>>()?;
+        let rt = match self.rt() {
+            Ok(rt) => rt.clone(),
+            Err(e) => {
+                self.report(verb, Some(args[0]), Err(e));
+                return Ok(());
+            }
+        };
+        let r = match verb {
+            "partition_submit" => rt.partition_submit(&parent, &children),
+            "partition_readonly_submit" => rt.partition_readonly_submit(&parent, &children),
+            "partition_readwrite_upgrade_submit" => {
+                rt.partition_readwrite_upgrade_submit(&parent, &children)
+            }
+            "partition_readonly_downgrade_submit" => {
+                rt.partition_readonly_downgrade_submit(&parent, &children)
+            }
+            "unpartition_submit" => rt.unpartition_submit(&parent, &children),
+            "unpartition_readonly_submit" => rt.unpartition_readonly_submit(&parent, &children),
+            "partition_clean" => {
+                let r = rt.partition_clean(&parent, &children, None);
+                // The children go with the plan: forget their names.
+                for n in &names {
+                    self.datas.remove(n);
+                }
+                self.plans.remove(args[1]);
+                r
+            }
+            other => return Err(bad(format!("unknown plan switch {other}"))),
+        };
+        if let Err(e) = r {
+            eprintln!("{verb}: {e}");
         }
         Ok(())
     }
