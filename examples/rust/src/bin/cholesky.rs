@@ -7,7 +7,7 @@
 //! critical path, as in StarPU's example. The result is checked against the input on a
 //! sample of entries of L L^T.
 //!
-//! usage: cholesky [N] [NB]   (default 1024 128)
+//! usage: `cholesky [N] [NB]`   (default 1024 128)
 
 use starpu_core::{AccessMode, Codelet, Config, DataHandle, KernelCall, KernelError};
 use std::sync::Arc;
