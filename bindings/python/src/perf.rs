@@ -11,7 +11,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use starpu_core::perfmodel::{PerfModel, PerfModelType};
+use starpu_core::perfmodel::PerfModel;
 use starpu_core::Codelet;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -65,10 +65,7 @@ impl Model {
             .get_or_init(|| {
                 let mut cl = (**base).clone();
                 cl.name = Some(self.symbol.clone());
-                cl.model = Some(PerfModel {
-                    kind: PerfModelType::HistoryBased,
-                    symbol: Some(self.symbol.clone()),
-                });
+                cl.model = Some(PerfModel::history(self.symbol.clone()));
                 Arc::new(cl)
             })
             .clone()
