@@ -59,6 +59,8 @@ struct Queue {
     queued: f64,
     /// When the task now running is expected to end.
     running_end: f64,
+    /// A task popped from this queue is running.
+    running: bool,
 }
 
 impl Queue {
@@ -123,7 +125,7 @@ impl Dm {
             }
             let (end, ntasks) = {
                 let q = lock(&wq.q);
-                (q.expected_end(now), q.tasks.len() as f64)
+                (q.expected_end(now), (q.tasks.len() + q.running as usize) as f64)
             };
             let transfer = if self.variant.data_aware() {
                 view.expected_transfer(task, w)
@@ -222,13 +224,16 @@ impl Policy for Dm {
         let (task, predicted) = q.tasks.remove(at)?;
         q.queued = (q.queued - predicted).max(0.0);
         q.running_end = self.now() + predicted;
+        q.running = true;
         wq.len.store(q.tasks.len(), Ordering::Release);
         Some(task)
     }
 
     fn task_done(&self, worker: usize, _task: &Task, _measured: Option<f64>) {
         if let Some(wq) = self.queues.get(worker) {
-            lock(&wq.q).running_end = self.now();
+            let mut q = lock(&wq.q);
+            q.running_end = self.now();
+            q.running = false;
         }
     }
 
