@@ -7,9 +7,7 @@
 
 use crate::consts;
 use crate::job::CTask;
-use crate::types::{
-    starpu_codelet, starpu_cpu_func_t, starpu_task, STARPU_MAXIMPLEMENTATIONS,
-};
+use crate::types::{starpu_codelet, starpu_cpu_func_t, starpu_task, STARPU_MAXIMPLEMENTATIONS};
 use libc::{c_char, c_int, c_uint, c_void};
 use starpu_core::task::{CanExecute, Codelet, CodeletType, CpuKernel, KernelCall};
 use starpu_core::AccessMode;
@@ -162,7 +160,6 @@ fn c_can_execute(f: unsafe extern "C" fn(c_uint, *mut starpu_task, c_uint) -> c_
         unsafe { f(worker as c_uint, t, nimpl as c_uint) != 0 }
     })
 }
-
 
 unsafe fn convert(cl: &starpu_codelet) -> Codelet {
     let funcs = cpu_functions(cl);

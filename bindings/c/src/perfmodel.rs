@@ -8,8 +8,8 @@ use crate::types::{starpu_perfmodel, starpu_perfmodel_arch, starpu_task};
 use libc::size_t;
 use libc::{c_char, c_int, c_uint};
 use starpu_core::perfmodel::{
-    self, state, ArchCostFn, CostFn, FootprintFn, PerfArch, PerfDevice, PerfModel,
-    PerfModelType, SizeBaseFn,
+    self, state, ArchCostFn, CostFn, FootprintFn, PerfArch, PerfDevice, PerfModel, PerfModelType,
+    SizeBaseFn,
 };
 use starpu_core::task::TaskSpec;
 use starpu_core::worker::WorkerKind;
@@ -119,9 +119,9 @@ pub(crate) unsafe fn convert(m: *const starpu_perfmodel) -> Option<PerfModel> {
     let size_base: Option<SizeBaseFn> = m.size_base.map(|f| -> SizeBaseFn {
         Arc::new(move |spec: &TaskSpec, nimpl: usize| unsafe { f(c_task(spec), nimpl as c_uint) })
     });
-    let footprint: Option<FootprintFn> = m.footprint.map(|f| -> FootprintFn {
-        Arc::new(move |spec: &TaskSpec| unsafe { f(c_task(spec)) })
-    });
+    let footprint: Option<FootprintFn> = m
+        .footprint
+        .map(|f| -> FootprintFn { Arc::new(move |spec: &TaskSpec| unsafe { f(c_task(spec)) }) });
     Some(PerfModel {
         kind: kind_of(m.r#type),
         symbol: ffi::string(m.symbol),
@@ -273,8 +273,10 @@ pub unsafe extern "C" fn starpu_perfmodel_update_history(
 ) {
     value_call("starpu_perfmodel_update_history", (), || {
         ffi::non_null(task, "task")?;
-        if !(measured >= 0.0) {
-            return Err(Error::invalid(format!("measured time {measured} is negative")));
+        if measured.is_nan() || measured < 0.0 {
+            return Err(Error::invalid(format!(
+                "measured time {measured} is negative"
+            )));
         }
         let m = convert(model).ok_or_else(|| Error::invalid("model is NULL"))?;
         let st = m.state().ok_or_else(|| {
@@ -303,7 +305,12 @@ pub unsafe extern "C" fn starpu_task_expected_length(
             return Ok(0.0);
         };
         let spec = probe_spec(task)?;
-        Ok(perfmodel::expected_length(&m, &spec, &core_arch(arch)?, nimpl as usize))
+        Ok(perfmodel::expected_length(
+            &m,
+            &spec,
+            &core_arch(arch)?,
+            nimpl as usize,
+        ))
     })
 }
 
@@ -339,7 +346,10 @@ pub unsafe extern "C" fn starpu_task_expected_data_transfer_time(
     value_call("starpu_task_expected_data_transfer_time", 0.0, || {
         ffi::non_null(task, "task")?;
         let spec = probe_spec(task)?;
-        Ok(perfmodel::expected_transfer_time(&spec, memory_node as usize))
+        Ok(perfmodel::expected_transfer_time(
+            &spec,
+            memory_node as usize,
+        ))
     })
 }
 
@@ -354,14 +364,18 @@ pub unsafe extern "C" fn starpu_perfmodel_history_based_expected_perf(
     arch: *mut starpu_perfmodel_arch,
     footprint: u32,
 ) -> f64 {
-    value_call("starpu_perfmodel_history_based_expected_perf", f64::NAN, || {
-        let st = convert(model)
-            .and_then(|m| m.state())
-            .ok_or_else(|| Error::invalid("not a history-based model with a symbol"))?;
-        Ok(st
-            .history_mean(&core_arch(arch)?, 0, footprint)
-            .unwrap_or(f64::NAN))
-    })
+    value_call(
+        "starpu_perfmodel_history_based_expected_perf",
+        f64::NAN,
+        || {
+            let st = convert(model)
+                .and_then(|m| m.state())
+                .ok_or_else(|| Error::invalid("not a history-based model with a symbol"))?;
+            Ok(st
+                .history_mean(&core_arch(arch)?, 0, footprint)
+                .unwrap_or(f64::NAN))
+        },
+    )
 }
 
 /// One C architecture per (kind, device) for `starpu_worker_get_perf_archtype`; they live
@@ -388,17 +402,20 @@ pub extern "C" fn starpu_worker_get_perf_archtype(
             let d = arch.devices[0];
             let key = (d.kind.starpu_id(), d.devid);
             let mut map = ARCHS.lock().unwrap_or_else(|e| e.into_inner());
-            let p = *map.get_or_insert_with(HashMap::new).entry(key).or_insert_with(|| {
-                let dev = Box::leak(Box::new(starpu_perfmodel_device {
-                    r#type: d.kind.starpu_id() as c_int,
-                    devid: d.devid as c_int,
-                    ncores: d.ncores as c_int,
-                }));
-                Box::leak(Box::new(starpu_perfmodel_arch {
-                    ndevices: 1,
-                    devices: dev,
-                })) as *mut starpu_perfmodel_arch as usize
-            });
+            let p = *map
+                .get_or_insert_with(HashMap::new)
+                .entry(key)
+                .or_insert_with(|| {
+                    let dev = Box::leak(Box::new(starpu_perfmodel_device {
+                        r#type: d.kind.starpu_id() as c_int,
+                        devid: d.devid as c_int,
+                        ncores: d.ncores as c_int,
+                    }));
+                    Box::leak(Box::new(starpu_perfmodel_arch {
+                        ndevices: 1,
+                        devices: dev,
+                    })) as *mut starpu_perfmodel_arch as usize
+                });
             Ok(p as *mut starpu_perfmodel_arch)
         },
     )

@@ -40,7 +40,10 @@ fn num(v: f64) -> String {
 pub fn render(t: &Tables) -> String {
     let mut out = String::new();
     let w = &mut out;
-    let _ = write!(w, "##################\n# Performance Model Version\n{FORMAT_VERSION}\n\n");
+    let _ = write!(
+        w,
+        "##################\n# Performance Model Version\n{FORMAT_VERSION}\n\n"
+    );
     // Group the implementations by architecture.
     let mut archs: Vec<(&PerfArch, Vec<(usize, &PerArch)>)> = Vec::new();
     for ((_, nimpl), (arch, per)) in &t.per_arch {
@@ -49,7 +52,11 @@ pub fn render(t: &Tables) -> String {
             _ => archs.push((arch, vec![(*nimpl, per)])),
         }
     }
-    let _ = writeln!(w, "####################\n# COMBs\n# number of combinations\n{}", archs.len());
+    let _ = writeln!(
+        w,
+        "####################\n# COMBs\n# number of combinations\n{}",
+        archs.len()
+    );
     let empty = PerArch::default();
     for (comb, (arch, impls)) in archs.iter().enumerate() {
         let _ = writeln!(
@@ -63,8 +70,16 @@ pub fn render(t: &Tables) -> String {
                 "####################\n# DEV_{i}\n# device type (CPU - 0, CUDA - 1, OPENCL - 2, MIC - 3, MPI_MS - 5)\n{}",
                 d.kind.starpu_id()
             );
-            let _ = writeln!(w, "####################\n# DEV_{i}\n# device id \n{}", d.devid);
-            let _ = writeln!(w, "####################\n# DEV_{i}\n# number of cores \n{}", d.ncores);
+            let _ = writeln!(
+                w,
+                "####################\n# DEV_{i}\n# device id \n{}",
+                d.devid
+            );
+            let _ = writeln!(
+                w,
+                "####################\n# DEV_{i}\n# number of cores \n{}",
+                d.ncores
+            );
         }
         let nimpls = impls.iter().map(|(i, _)| i + 1).max().unwrap_or(0);
         let _ = writeln!(w, "##########\n# number of implementations\n{nimpls}");
@@ -80,15 +95,30 @@ pub fn render(t: &Tables) -> String {
 }
 
 fn render_per_arch(w: &mut String, kind: PerfModelType, name: &str, per: &PerArch) {
-    let entries: &[HistoryEntry] = if kind.uses_history() { &per.entries } else { &[] };
-    let _ = write!(w, "#####\n# Model for {name}\n# number of entries\n{}\n", entries.len());
+    let entries: &[HistoryEntry] = if kind.uses_history() {
+        &per.entries
+    } else {
+        &[]
+    };
+    let _ = write!(
+        w,
+        "#####\n# Model for {name}\n# number of entries\n{}\n",
+        entries.len()
+    );
     let r = &per.regression;
     let regression = matches!(
         kind,
         PerfModelType::RegressionBased | PerfModelType::NonLinearRegressionBased
     ) && r.nsample > 1;
-    let (alpha, beta) = if regression { (r.alpha, r.beta) } else { (f64::NAN, f64::NAN) };
-    let _ = writeln!(w, "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx");
+    let (alpha, beta) = if regression {
+        (r.alpha, r.beta)
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+    let _ = writeln!(
+        w,
+        "# sumlnx\tsumlnx2\t\tsumlny\t\tsumlnxlny\talpha\t\tbeta\t\tn\tminx\t\tmaxx"
+    );
     let _ = writeln!(
         w,
         "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:<15}\t{:<15}",
@@ -103,11 +133,18 @@ fn render_per_arch(w: &mut String, kind: PerfModelType, name: &str, per: &PerArc
         r.maxx
     );
     let nl = kind == PerfModelType::NonLinearRegressionBased;
-    let (a, b, c) = if nl { (r.a, r.b, r.c) } else { (f64::NAN, f64::NAN, f64::NAN) };
+    let (a, b, c) = if nl {
+        (r.a, r.b, r.c)
+    } else {
+        (f64::NAN, f64::NAN, f64::NAN)
+    };
     let _ = writeln!(w, "# a\t\tb\t\tc\n{}\t{}\t{}", num(a), num(b), num(c));
     let _ = writeln!(w, "# not multiple-regression-base\n0");
     if kind.uses_history() {
-        let _ = writeln!(w, "# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn");
+        let _ = writeln!(
+            w,
+            "# hash\t\tsize\t\tflops\t\tmean (us)\tdev (us)\tsum\t\tsum2\t\tn"
+        );
         // StarPU lists the newest entry first.
         for e in entries.iter().rev() {
             let _ = writeln!(
@@ -200,7 +237,11 @@ pub fn parse(text: &str, what: &str) -> Result<Tables> {
             let ncores: u32 = l.number("number of cores")?;
             let kind = WorkerKind::from_starpu_id(kind)
                 .ok_or_else(|| l.bad(&format!("unknown device type {kind}")))?;
-            devices.push(PerfDevice { kind, devid, ncores });
+            devices.push(PerfDevice {
+                kind,
+                devid,
+                ncores,
+            });
         }
         let arch = PerfArch { devices };
         let nimpls: usize = l.number("number of implementations")?;
@@ -236,7 +277,11 @@ fn parse_per_arch(l: &mut Lines<'_>, kind: &mut PerfModelType) -> Result<PerArch
     parsed.ok_or_else(|| l.bad(&format!("bad regression line '{line}'")))?;
     let line = l.next_line()?;
     let f: Vec<&str> = line.split_whitespace().collect();
-    match (float(f.first().copied()), float(f.get(1).copied()), float(f.get(2).copied())) {
+    match (
+        float(f.first().copied()),
+        float(f.get(1).copied()),
+        float(f.get(2).copied()),
+    ) {
         (Some(a), Some(b), Some(c)) => (r.a, r.b, r.c) = (a, b, c),
         _ => return Err(l.bad(&format!("bad non-linear regression line '{line}'"))),
     }

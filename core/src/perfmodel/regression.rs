@@ -165,7 +165,9 @@ mod tests {
     #[test]
     fn linear_regression_recovers_a_power_law() {
         let mut r = Regression::default();
-        for size in [1000usize, 2000, 4000, 8000, 16000, 1000, 2000, 4000, 8000, 16000] {
+        for size in [
+            1000usize, 2000, 4000, 8000, 16000, 1000, 2000, 4000, 8000, 16000,
+        ] {
             r.add(size, 3.0 * (size as f64).powf(1.5), 10);
         }
         assert!((r.beta - 1.5).abs() < 1e-9, "beta {}", r.beta);

@@ -55,11 +55,14 @@ impl PerArch {
     }
 }
 
+/// Where a table is filed: the architecture's sort key and the implementation.
+type TableKey = (Vec<(u32, u32, u32)>, usize);
+
 /// The tables of one model.
 #[derive(Debug, Default)]
 pub struct Tables {
     pub kind: PerfModelType,
-    pub per_arch: BTreeMap<(Vec<(u32, u32, u32)>, usize), (PerfArch, PerArch)>,
+    pub per_arch: BTreeMap<TableKey, (PerfArch, PerArch)>,
 }
 
 impl Tables {

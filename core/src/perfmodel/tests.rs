@@ -35,9 +35,19 @@ fn file_round_trip_keeps_entries_per_arch_and_implementation() {
     assert_eq!((e.nsample, e.mean, e.sum), (12, 10.0, 120.0));
     let e = back.get(&cpu, 0).unwrap().entry(1).unwrap();
     assert_eq!((e.nsample, e.mean), (2, 2.0));
-    assert_eq!(back.get(&cpu, 2).unwrap().entry(0x1234_5678).unwrap().nsample, 10);
+    assert_eq!(
+        back.get(&cpu, 2)
+            .unwrap()
+            .entry(0x1234_5678)
+            .unwrap()
+            .nsample,
+        10
+    );
     assert!(back.get(&cpu, 1).is_none());
-    assert_eq!(back.get(&cuda, 0).unwrap().entry(0xdead_beef).unwrap().mean, 0.5);
+    assert_eq!(
+        back.get(&cuda, 0).unwrap().entry(0xdead_beef).unwrap().mean,
+        0.5
+    );
     // Written again, the file is the same (entries keep their order).
     assert_eq!(file::render(&back), text);
 
@@ -77,7 +87,12 @@ a3d3725e\t4096           \t0.000000e+00   \t1.200000e+01   \t1.000000e+00   \t1.
 
 #[test]
 fn malformed_files_are_errors_not_panics() {
-    for bad in ["", "44\n", "45\n1\n1\n9\n0\n1\n", "45\n1\n1\n0\n0\n1\n1\n1\nx y\n"] {
+    for bad in [
+        "",
+        "44\n",
+        "45\n1\n1\n9\n0\n1\n",
+        "45\n1\n1\n0\n0\n1\n1\n1\nx y\n",
+    ] {
         assert!(file::parse(bad, "bad").is_err(), "{bad:?}");
     }
 }

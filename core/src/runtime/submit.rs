@@ -239,9 +239,7 @@ impl Runtime {
         match tasks.len() {
             0 => {}
             1 => {
-                let target = self
-                    .policy
-                    .push(tasks.pop().expect("one task"), from, self);
+                let target = self.policy.push(tasks.pop().expect("one task"), from, self);
                 self.wake(target);
             }
             _ => {

@@ -25,12 +25,7 @@ impl<Q: TaskQueue> Policy for Central<Q> {
     fn name(&self) -> &'static str {
         self.name
     }
-    fn push(
-        &self,
-        task: TaskRef,
-        _from: Option<usize>,
-        _view: &dyn SchedView,
-    ) -> Option<usize> {
+    fn push(&self, task: TaskRef, _from: Option<usize>, _view: &dyn SchedView) -> Option<usize> {
         self.queue.push_many(std::iter::once(task));
         None
     }

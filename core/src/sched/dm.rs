@@ -125,7 +125,10 @@ impl Dm {
             }
             let (end, ntasks) = {
                 let q = lock(&wq.q);
-                (q.expected_end(now), (q.tasks.len() + q.running as usize) as f64)
+                (
+                    q.expected_end(now),
+                    (q.tasks.len() + q.running as usize) as f64,
+                )
             };
             let transfer = if self.variant.data_aware() {
                 view.expected_transfer(task, w)

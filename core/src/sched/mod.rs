@@ -95,7 +95,10 @@ pub const POLICIES: &[(&str, &str)] = &[
         "dmdar",
         "deque model data aware ready: dmda, workers first run tasks whose data is there",
     ),
-    ("heft", "heterogeneous earliest finish time: an alias of dmda"),
+    (
+        "heft",
+        "heterogeneous earliest finish time: an alias of dmda",
+    ),
 ];
 
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.

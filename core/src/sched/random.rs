@@ -42,12 +42,7 @@ impl Policy for Random {
     fn name(&self) -> &'static str {
         "random"
     }
-    fn push(
-        &self,
-        task: TaskRef,
-        _from: Option<usize>,
-        view: &dyn SchedView,
-    ) -> Option<usize> {
+    fn push(&self, task: TaskRef, _from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
         let n = self.queues.len();
         let start = (next_random() % n as u64) as usize;
         let w = (0..n)

@@ -51,12 +51,7 @@ impl Policy for Stealing {
             Victim::Neighbour => "lws",
         }
     }
-    fn push(
-        &self,
-        task: TaskRef,
-        from: Option<usize>,
-        view: &dyn SchedView,
-    ) -> Option<usize> {
+    fn push(&self, task: TaskRef, from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
         let n = self.queues.len();
         let w = match from {
             Some(w) if view.can_run(&task, w) => w,

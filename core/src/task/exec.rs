@@ -104,7 +104,8 @@ fn run_kernel(
                 .or_else(|| rt.choose_impl(task, worker_id))
                 .unwrap_or(0);
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
-            let run = || worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call));
+            let run =
+                || worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call));
             // Only tasks with a model are timed: the others do not pay for the clock.
             let (r, times) = match &cl.model {
                 Some(_) => {

@@ -427,7 +427,7 @@ impl Task {
 
     /// Records the implementation a policy chose for this task.
     pub fn set_sched_impl(&self, nimpl: usize) {
-        let v = u8::try_from(nimpl).unwrap_or(NO_IMPL).min(NO_IMPL);
+        let v = u8::try_from(nimpl).unwrap_or(NO_IMPL);
         self.sched_impl.store(v, Ordering::Relaxed);
     }
 
