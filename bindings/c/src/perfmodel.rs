@@ -129,6 +129,7 @@ pub(crate) unsafe fn convert(m: *const starpu_perfmodel) -> Option<PerfModel> {
         arch_cost_function,
         size_base,
         footprint,
+        ..Default::default()
     })
 }
 

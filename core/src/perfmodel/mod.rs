@@ -25,7 +25,7 @@ pub use footprint::{data_size, footprint};
 pub use state::{Measurement, ModelState};
 
 use crate::task::TaskSpec;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PerfModelType {
@@ -79,7 +79,14 @@ pub struct PerfModel {
     pub arch_cost_function: Option<ArchCostFn>,
     pub size_base: Option<SizeBaseFn>,
     pub footprint: Option<FootprintFn>,
+    /// The learned state last looked up, with the registry generation it is valid for:
+    /// workers and policies ask for it for every task, and the registry is process-wide.
+    pub cache: Arc<StateCache>,
 }
+
+/// See `PerfModel::cache`.
+#[derive(Default)]
+pub struct StateCache(RwLock<Option<(u64, Arc<ModelState>)>>);
 
 impl std::fmt::Debug for PerfModel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -136,10 +143,17 @@ impl PerfModel {
         if !self.kind.uses_history() {
             return None;
         }
+        let generation = state::generation();
+        if let Some((g, s)) = &*self.cache.0.read().unwrap_or_else(|e| e.into_inner()) {
+            if *g == generation {
+                return Some(s.clone());
+            }
+        }
         let s = state::state(self.symbol.as_deref()?, self.kind);
         if s.kind() != self.kind {
             s.adopt_kind(self.kind);
         }
+        *self.cache.0.write().unwrap_or_else(|e| e.into_inner()) = Some((generation, s.clone()));
         Some(s)
     }
 }

@@ -46,22 +46,31 @@ pub fn configure(config: &Config) {
         .filter(|&m| m > 0)
         .unwrap_or(DEFAULT_CALIBRATION_MINIMUM);
     MINIMUM.store(minimum, Ordering::Relaxed);
-    let dir = match std::env::var_os("STARPU_PERF_MODEL_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => config
-            .home
-            .clone()
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
-            .unwrap_or_else(std::env::temp_dir)
-            .join(".starpu")
-            .join("sampling"),
-    };
+    let dir = sampling_dir(config.home.clone());
     *DIR.write().unwrap_or_else(|e| e.into_inner()) = Some(dir);
     let host = std::env::var("STARPU_HOSTNAME")
         .ok()
         .filter(|h| !h.is_empty())
         .unwrap_or_else(system_hostname);
     *HOSTNAME.write().unwrap_or_else(|e| e.into_inner()) = Some(host);
+}
+
+/// StarPU's `sampling` directory: `STARPU_PERF_MODEL_DIR`, else `<home>/.starpu/sampling`
+/// with `home` from the configuration, `STARPU_HOME` or `HOME` (tools that read models
+/// without starting a runtime get the same directory).
+fn sampling_dir(home: Option<PathBuf>) -> PathBuf {
+    let env = |v: &str| {
+        std::env::var_os(v)
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+    };
+    env("STARPU_PERF_MODEL_DIR").unwrap_or_else(|| {
+        home.or_else(|| env("STARPU_HOME"))
+            .or_else(|| env("HOME"))
+            .unwrap_or_else(std::env::temp_dir)
+            .join(".starpu")
+            .join("sampling")
+    })
 }
 
 fn system_hostname() -> String {
@@ -103,13 +112,7 @@ pub fn codelets_dir() -> PathBuf {
         .read()
         .unwrap_or_else(|e| e.into_inner())
         .clone()
-        .unwrap_or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(std::env::temp_dir)
-                .join(".starpu")
-                .join("sampling")
-        });
+        .unwrap_or_else(|| sampling_dir(None));
     base.join("codelets").join(FORMAT_VERSION.to_string())
 }
 

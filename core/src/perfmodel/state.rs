@@ -8,7 +8,7 @@ use super::history::{HistoryEntry, Sample};
 use super::regression::{fit_power_offset, Regression};
 use super::{settings, PerfModelType};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 /// One architecture and implementation (`struct starpu_perfmodel_per_arch`).
@@ -226,6 +226,15 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 static REGISTRY: Mutex<Option<HashMap<String, Arc<ModelState>>>> = Mutex::new(None);
 
+/// Bumped whenever the registry forgets models, so that states cached by `PerfModel`s
+/// are looked up again.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// The registry's generation (see `GENERATION`).
+pub(crate) fn generation() -> u64 {
+    GENERATION.load(Ordering::Acquire)
+}
+
 /// The state of model `symbol`, read from its file the first time (unless the calibration
 /// level is 2, which starts over). A file that cannot be parsed is reported and ignored.
 pub fn state(symbol: &str, kind: PerfModelType) -> Arc<ModelState> {
@@ -267,6 +276,7 @@ pub fn loaded(symbol: &str) -> Option<Arc<ModelState>> {
 /// Writes every model with new samples (when calibrating), then forgets all of them: the
 /// next runtime reads the files again (StarPU's `_starpu_deinitialize_registered_performance_models`).
 pub fn save_and_forget_all() {
+    GENERATION.fetch_add(1, Ordering::AcqRel);
     let models: Vec<Arc<ModelState>> = lock(&REGISTRY)
         .take()
         .map(|m| m.into_values().collect())
@@ -297,6 +307,7 @@ pub fn save(m: &ModelState) {
 /// Forgets `symbol` (`starpu_perfmodel_unload_model`), saving its new samples first when
 /// calibrating so that nothing measured is lost.
 pub fn unload(symbol: &str) {
+    GENERATION.fetch_add(1, Ordering::AcqRel);
     let m = lock(&REGISTRY).as_mut().and_then(|r| r.remove(symbol));
     if let Some(m) = m {
         if settings::calibrate_level() > 0 {

@@ -96,3 +96,27 @@ fn malformed_files_are_errors_not_panics() {
         assert!(file::parse(bad, "bad").is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn cost_function_models_predict_without_learning() {
+    let spec = crate::task::TaskSpec::default();
+    let cpu = PerfArch::cpu();
+    let cuda = PerfArch::single(WorkerKind::Cuda, 0);
+    let common = PerfModel::common(|_, nimpl| 5.0 + nimpl as f64);
+    assert_eq!(expected_length(&common, &spec, &cpu, 1), 6.0);
+    assert_eq!(expected_length(&common, &spec, &cuda, 0), 5.0);
+    let per_arch = PerfModel::per_arch(|_, arch, _| match arch.devices[0].kind {
+        WorkerKind::Cpu => 100.0,
+        _ => 10.0,
+    });
+    assert_eq!(expected_length(&per_arch, &spec, &cpu, 0), 100.0);
+    assert_eq!(expected_length(&per_arch, &spec, &cuda, 0), 10.0);
+    // A learning model without a symbol has nowhere to learn: no prediction.
+    let nameless = PerfModel {
+        kind: PerfModelType::HistoryBased,
+        ..Default::default()
+    };
+    assert!(expected_length(&nameless, &spec, &cpu, 0).is_nan());
+    // Without buffers or size_base, a task's footprint is 0 (StarPU's, too).
+    assert_eq!(footprint(None, &spec, 0), 0);
+}
