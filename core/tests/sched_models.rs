@@ -103,3 +103,34 @@ fn model_policies_spread_tasks_without_a_model() {
         rt.shutdown();
     }
 }
+
+#[test]
+fn footprints_are_starpus() {
+    use starpu_core::perfmodel::footprint;
+    use starpu_core::task::{Access, TaskSpec};
+    let rt = runtime("eager");
+    // A tiled Cholesky's gemm: three 256x256 double matrices. StarPU 1.3 files this task
+    // under 5c6c3401 (read from a model file it wrote for bench/starpu-api/bench_cholesky).
+    let tiles: Vec<_> = (0..3)
+        .map(|_| {
+            rt.register_matrix(vec![0f64; 256 * 256], 256, 256, 256)
+                .unwrap()
+        })
+        .collect();
+    let spec = TaskSpec {
+        accesses: tiles
+            .iter()
+            .map(|h| Access {
+                handle: h.clone(),
+                mode: AccessMode::RW,
+                sequential: true,
+            })
+            .collect(),
+        ..Default::default()
+    };
+    assert_eq!(footprint(None, &spec, 0), 0x5c6c_3401);
+    for h in &tiles {
+        rt.unregister(h, true).unwrap();
+    }
+    rt.shutdown();
+}
