@@ -456,3 +456,37 @@ pub unsafe extern "C" fn starpu_perfmodel_get_arch_name(
         Ok(())
     })
 }
+
+unsafe extern "C" fn nop_cost(
+    _task: *mut starpu_task,
+    _arch: *mut starpu_perfmodel_arch,
+    _nimpl: c_uint,
+) -> f64 {
+    0.000001
+}
+
+/// `starpu_perfmodel_nop`: a model for codelets that do (almost) nothing, 1 ns
+/// everywhere (a `STARPU_PER_ARCH` model, as StarPU's).
+#[no_mangle]
+pub static mut starpu_perfmodel_nop: starpu_perfmodel = starpu_perfmodel {
+    r#type: 2,
+    cost_function: None,
+    arch_cost_function: Some(nop_cost),
+    worker_cost_function: None,
+    size_base: None,
+    footprint: None,
+    symbol: std::ptr::null(),
+    path: std::ptr::null(),
+    is_loaded: 0,
+    benchmarking: 0,
+    is_init: 0,
+    parameters: None,
+    parameters_names: std::ptr::null_mut(),
+    nparameters: 0,
+    combinations: std::ptr::null_mut(),
+    ncombinations: 0,
+    state: std::ptr::null_mut(),
+    footprint_per_level: std::ptr::null_mut(),
+    recursive_graphs: std::ptr::null_mut(),
+    is_recorded_recursive: 0,
+};
