@@ -8,7 +8,7 @@
 //! - `STARPU_PER_ARCH` / `STARPU_COMMON`: the application's cost functions.
 //!
 //! Learned models are shared by symbol ([`state`]), saved in StarPU's file format
-//! ([`file`]) under `$STARPU_HOME/.starpu/sampling/codelets/45/` at shutdown and read back
+//! ([`mod@file`]) under `$STARPU_HOME/.starpu/sampling/codelets/45/` at shutdown and read back
 //! by the next run. Workers measure each task of a codelet with a model
 //! (`task::exec`), and the scheduler asks [`expected_length`].
 
