@@ -92,3 +92,32 @@ pub(crate) fn _perfmodel_samples(symbol: &str) -> Option<Vec<(usize, f64)>> {
     let samples = lock(&m.samples).clone();
     Some(samples)
 }
+
+/// One history entry for Python: (footprint, size, mean us, deviation us, samples).
+type HistoryRow = (u32, usize, f64, f64, u32);
+
+/// What the core learned for `symbol` on CPU workers (implementation 0), read from the
+/// model file when no task used it in this process yet: one tuple per footprint,
+/// `(footprint, size, mean us, deviation us, samples)`. `None` when the core knows
+/// nothing of the model.
+#[pyfunction]
+pub(crate) fn _perfmodel_history(symbol: &str) -> Option<Vec<HistoryRow>> {
+    let state = starpu_core::perfmodel::state::loaded(symbol).or_else(|| {
+        starpu_core::perfmodel::settings::model_path(symbol)
+            .exists()
+            .then(|| {
+                starpu_core::perfmodel::state::state(
+                    symbol,
+                    starpu_core::perfmodel::PerfModelType::HistoryBased,
+                )
+            })
+    })?;
+    let tables = state.read();
+    let per = tables.get(&starpu_core::perfmodel::PerfArch::cpu(), 0)?;
+    Some(
+        per.entries
+            .iter()
+            .map(|e| (e.footprint, e.size, e.mean, e.deviation, e.nsample))
+            .collect(),
+    )
+}
