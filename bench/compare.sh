@@ -8,7 +8,8 @@
 #   small     (default) bench_empty 200000 insert, bench_independent 200000
 #             10000, bench_chain 100000, bench_readers 200000; metric ns/task
 #             (submission + starpu_task_wait_for_all), lower is better.
-#   cholesky  bench_cholesky 2048 256; metric GFlop/s, higher is better
+#   cholesky  bench_cholesky 2048 256 (CHOL="4096 256" for another size);
+#             metric GFlop/s, higher is better
 #             (needs libopenblas-dev and liblapacke-dev; installed if missing).
 #
 # Environment (all optional):
@@ -64,7 +65,7 @@ RESULTS=${RESULTS:-$ROOT/bench/results}
 
 # The command line as typed, with the settings it ran under, for the report.
 BASELINE=${BASELINE:-}
-CMDLINE="REPS=$REPS SCHEDS=\"$SCHEDS\" NCPU=$NCPU PREFIX=$PREFIX${BASELINE:+ BASELINE=$BASELINE} bench/compare.sh${*:+ $*}"
+CMDLINE="REPS=$REPS SCHEDS=\"$SCHEDS\" NCPU=$NCPU${CHOL:+ CHOL=\"$CHOL\"} PREFIX=$PREFIX${BASELINE:+ BASELINE=$BASELINE} bench/compare.sh${*:+ $*}"
 
 say() { echo "compare.sh: $*" >&2; }
 
@@ -220,7 +221,7 @@ probe() {
 if [ "$MODE" = small ]; then
 	CONFIGS=("bench_empty 200000 insert" "bench_independent 200000 10000" "bench_chain 100000" "bench_readers 200000")
 else
-	CONFIGS=("bench_cholesky 2048 256")
+	CONFIGS=("bench_cholesky ${CHOL:-2048 256}")
 fi
 
 RUNLIBS=starpu

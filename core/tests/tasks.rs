@@ -27,7 +27,9 @@ fn codelet(
 
 #[test]
 fn chain_of_read_write_tasks_runs_in_order() {
-    for sched in ["eager", "prio", "random", "ws", "lws"] {
+    for sched in [
+        "eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas", "dmdar", "heft",
+    ] {
         let rt = runtime(2, sched);
         let h = rt.register_variable(0u64).unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));

@@ -7,11 +7,8 @@
 
 use crate::consts;
 use crate::job::CTask;
-use crate::types::{
-    starpu_codelet, starpu_cpu_func_t, starpu_perfmodel, starpu_task, STARPU_MAXIMPLEMENTATIONS,
-};
+use crate::types::{starpu_codelet, starpu_cpu_func_t, starpu_task, STARPU_MAXIMPLEMENTATIONS};
 use libc::{c_char, c_int, c_uint, c_void};
-use starpu_core::perfmodel::{PerfModel, PerfModelType};
 use starpu_core::task::{CanExecute, Codelet, CodeletType, CpuKernel, KernelCall};
 use starpu_core::AccessMode;
 use std::cell::RefCell;
@@ -164,24 +161,6 @@ fn c_can_execute(f: unsafe extern "C" fn(c_uint, *mut starpu_task, c_uint) -> c_
     })
 }
 
-unsafe fn perf_model(m: *const starpu_perfmodel) -> Option<PerfModel> {
-    let m = m.as_ref()?;
-    let kind = match m.r#type {
-        1 => PerfModelType::PerArch,
-        2 => PerfModelType::PerArch,
-        3 => PerfModelType::Common,
-        4 => PerfModelType::HistoryBased,
-        5 => PerfModelType::RegressionBased,
-        6 => PerfModelType::NonLinearRegressionBased,
-        7 => PerfModelType::MultipleRegressionBased,
-        _ => PerfModelType::Invalid,
-    };
-    Some(PerfModel {
-        kind,
-        symbol: crate::ffi::string(m.symbol),
-    })
-}
-
 unsafe fn convert(cl: &starpu_codelet) -> Codelet {
     let funcs = cpu_functions(cl);
     let nbuffers =
@@ -203,7 +182,7 @@ unsafe fn convert(cl: &starpu_codelet) -> Codelet {
             _ => CodeletType::Seq,
         },
         max_parallelism: cl.max_parallelism,
-        model: perf_model(cl.model),
+        model: crate::perfmodel::convert(cl.model),
         color: cl.color,
         flags: cl.flags as u32,
     }

@@ -271,6 +271,11 @@ unsafe impl Send for CTask {}
 unsafe impl Sync for CTask {}
 
 impl CTask {
+    /// A stand-in naming `t` for questions asked about it outside a submission.
+    pub(crate) fn probe(t: *mut starpu_task) -> CTask {
+        CTask(t)
+    }
+
     pub(crate) fn ptr(&self) -> *mut starpu_task {
         self.0
     }

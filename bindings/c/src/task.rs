@@ -192,7 +192,7 @@ unsafe fn nbuffers(t: &starpu_task, cl: &starpu_codelet) -> starpu_core::Result<
 /// The data accesses of `t`, read from its handles and modes: a mode the codelet declares
 /// is the buffer's mode (StarPU reads `task->modes` only for codelets that leave it to
 /// the task).
-unsafe fn accesses(
+pub(crate) unsafe fn accesses(
     t: &starpu_task,
     cl: &starpu_codelet,
 ) -> starpu_core::Result<SmallVec<[Access; 4]>> {

@@ -205,7 +205,7 @@ pub struct starpu_data_descr {
 #[repr(C)]
 pub struct starpu_perfmodel_arch {
     pub ndevices: c_int,
-    pub devices: *mut c_void,
+    pub devices: *mut crate::perfmodel::starpu_perfmodel_device,
 }
 
 /// `struct starpu_perfmodel`.

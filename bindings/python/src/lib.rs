@@ -58,5 +58,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(handle::_handle_of, m)?)?;
     m.add_function(wrap_pyfunction!(native::native_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(perf::_perfmodel_samples, m)?)?;
+    m.add_function(wrap_pyfunction!(perf::_perfmodel_history, m)?)?;
     Ok(())
 }

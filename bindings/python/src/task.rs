@@ -201,6 +201,11 @@ pub(crate) struct PyTask {
 }
 
 impl PyTask {
+    /// The `sizebase=` of a task with a `perfmodel=`.
+    pub(crate) fn size_base(&self) -> Option<usize> {
+        self.perf.as_ref().map(|p| p.1)
+    }
+
     fn value(&self, py: Python<'_>, a: &Arg) -> PyResult<Py<PyAny>> {
         match a {
             Arg::Value(v) => Ok(v.clone_ref(py)),

@@ -247,3 +247,23 @@ def test_perfmodel_option_records_and_plots(rt, tmp_path):
 def test_math_log10_parallel(rt):
     futs = [starpu.task_submit()(math.log10, 10**i) for i in range(10)]
     assert [f.result() for f in futs] == [float(i) for i in range(10)]
+
+
+def test_perfmodel_is_learned_by_the_core_under_dmda(tmp_path, monkeypatch):
+    # dmda asks the model for predictions: finding it uncalibrated, the runtime measures
+    # the tasks, keyed by their sizebase, and saves the model at shutdown.
+    monkeypatch.setenv("STARPU_HOME", str(tmp_path))
+    monkeypatch.setenv("STARPU_HOSTNAME", "pytest")
+    starpu.init(ncpus=2, silent=True, sched_policy_name="dmda")
+    try:
+        for _ in range(12):
+            starpu.task_submit(perfmodel="core_learned", sizebase=64)(sum, range(64)).result()
+        history = starpu._core._perfmodel_history("core_learned")
+        assert [h[1] for h in history] == [64]
+        assert 1 <= history[0][4] <= 11  # the first run is not counted, outliers neither
+        path = starpu.perfmodel_plot("core_learned", path=str(tmp_path / "m.svg"))
+        assert open(path).read().count('fill="darkorange"') == 1
+    finally:
+        while starpu.is_initialized():
+            starpu.shutdown()
+    assert (tmp_path / ".starpu/sampling/codelets/45/core_learned.pytest").exists()

@@ -116,7 +116,6 @@ impl Runtime {
             .sched_policy
             .clone()
             .unwrap_or_else(|| sched::DEFAULT_POLICY.to_string());
-        let policy = sched::create(&policy_name, ncpus)?;
         let workers: Box<[Worker]> = (0..ncpus)
             .map(|i| {
                 let cpu = if cpus.is_empty() {
@@ -127,6 +126,7 @@ impl Runtime {
                 Worker::new(i, cpu)
             })
             .collect();
+        let policy = sched::create(&policy_name, &workers)?;
         let (pmin, pmax) = policy.priority_range();
         let priority_range = (
             config.min_priority.unwrap_or(pmin),
@@ -172,6 +172,7 @@ impl Runtime {
             }
         }
         drop(threads);
+        crate::perfmodel::settings::runtime_started(&rt.config);
         Ok(rt)
     }
 
@@ -184,7 +185,12 @@ impl Runtime {
             return;
         }
         let _ = self.wait_for_all();
+        let first = self.is_running();
         self.stop_workers();
+        if first {
+            // Learned performance models are saved once the last runtime stops.
+            crate::perfmodel::settings::runtime_stopped();
+        }
         self.tags.clear();
         // Data still acquired does not keep shutdown waiting (StarPU returns too); say so,
         // since the application probably forgot a release.
@@ -327,6 +333,27 @@ impl Runtime {
             // A can_execute that panics fails the task; the worker takes it and ends it
             // without running its kernel, instead of leaving it queued forever.
             crate::task::guarded(self, task, "can_execute", || can(w, task, i)).unwrap_or(true)
+        })
+    }
+
+    /// Whether worker `w` may run implementation `nimpl` of `task` (`where`, the worker
+    /// the task is pinned to, `can_execute`).
+    pub fn impl_allowed(&self, task: &Task, w: usize, nimpl: usize) -> bool {
+        let Some(spec) = task.spec() else {
+            return false;
+        };
+        if spec.worker.is_some_and(|only| only != w) {
+            return false;
+        }
+        let Some(cl) = &spec.codelet else {
+            return nimpl == 0;
+        };
+        let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
+        if mask & crate::task::where_mask::CPU == 0 || nimpl >= cl.cpu_funcs.len() {
+            return false;
+        }
+        cl.can_execute.as_ref().is_none_or(|can| {
+            crate::task::guarded(self, task, "can_execute", || can(w, task, nimpl)).unwrap_or(true)
         })
     }
 

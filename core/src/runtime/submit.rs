@@ -236,17 +236,14 @@ impl Runtime {
 
     fn push_to_policy(&self, mut tasks: ReadyList) {
         let from = worker::current_worker_id();
-        let can_run = |t: &task::Task, w: usize| self.choose_impl(t, w).is_some();
         match tasks.len() {
             0 => {}
             1 => {
-                let target = self
-                    .policy
-                    .push(tasks.pop().expect("one task"), from, &can_run);
+                let target = self.policy.push(tasks.pop().expect("one task"), from, self);
                 self.wake(target);
             }
             _ => {
-                for target in self.policy.push_all(tasks.into_vec(), from, &can_run) {
+                for target in self.policy.push_all(tasks.into_vec(), from, self) {
                     self.wake(target);
                 }
             }

@@ -2,7 +2,7 @@
 //! (ordered by task priority).
 
 use super::queue::TaskQueue;
-use super::Policy;
+use super::{Policy, SchedView};
 use crate::task::{Task, TaskRef};
 
 pub struct Central<Q> {
@@ -25,12 +25,7 @@ impl<Q: TaskQueue> Policy for Central<Q> {
     fn name(&self) -> &'static str {
         self.name
     }
-    fn push(
-        &self,
-        task: TaskRef,
-        _from: Option<usize>,
-        _can_run: &dyn Fn(&Task, usize) -> bool,
-    ) -> Option<usize> {
+    fn push(&self, task: TaskRef, _from: Option<usize>, _view: &dyn SchedView) -> Option<usize> {
         self.queue.push_many(std::iter::once(task));
         None
     }
@@ -38,7 +33,7 @@ impl<Q: TaskQueue> Policy for Central<Q> {
         &self,
         tasks: Vec<TaskRef>,
         _from: Option<usize>,
-        _can_run: &dyn Fn(&Task, usize) -> bool,
+        _view: &dyn SchedView,
     ) -> Vec<Option<usize>> {
         let n = tasks.len();
         self.queue.push_many(tasks);

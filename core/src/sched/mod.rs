@@ -4,26 +4,28 @@
 //! job. `push` says which worker the task is meant for so the runtime can wake it.
 
 mod central;
+mod dm;
 pub mod queue;
 mod random;
 mod stealing;
+pub mod view;
 
 use crate::error::{Error, Result};
 use crate::task::{Task, TaskRef};
+use crate::worker::Worker;
 use queue::{FifoQueue, PrioQueue};
+pub use view::{Expected, SchedView};
 
 /// A scheduling policy (StarPU's `struct starpu_sched_policy`, in Rust terms).
 pub trait Policy: Send + Sync {
     fn name(&self) -> &'static str;
 
     /// Queues a ready task. Returns the worker it was queued for, if one in particular
-    /// (`None`: any worker may take it). `from` is the worker pushing, if a worker is.
-    fn push(
-        &self,
-        task: TaskRef,
-        from: Option<usize>,
-        can_run: &dyn Fn(&Task, usize) -> bool,
-    ) -> Option<usize>;
+    /// (`None`: any worker may take it). `from` is the worker pushing, if a worker is;
+    /// `view` answers questions about workers and the task (who may run it, how long it
+    /// should take where). A policy that picks the implementation records it with
+    /// `Task::set_sched_impl`.
+    fn push(&self, task: TaskRef, from: Option<usize>, view: &dyn SchedView) -> Option<usize>;
 
     /// Queues several ready tasks at once. Policies with a central queue insert them all
     /// under one lock, so a worker never sees part of a batch (a batch of tasks released
@@ -32,16 +34,22 @@ pub trait Policy: Send + Sync {
         &self,
         tasks: Vec<TaskRef>,
         from: Option<usize>,
-        can_run: &dyn Fn(&Task, usize) -> bool,
+        view: &dyn SchedView,
     ) -> Vec<Option<usize>> {
         tasks
             .into_iter()
-            .map(|t| self.push(t, from, can_run))
+            .map(|t| self.push(t, from, view))
             .collect()
     }
 
     /// The next task for `worker`, among those `can_run` accepts.
     fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef>;
+
+    /// `task`, popped by `worker`, is over; `measured` is its kernel's duration in
+    /// microseconds when it was measured. Policies that predict end times correct them here.
+    fn task_done(&self, worker: usize, task: &Task, measured: Option<f64>) {
+        let _ = (worker, task, measured);
+    }
 
     /// Cheap check, without locks, that `worker` may find something to pop.
     fn has_work(&self, worker: usize) -> bool;
@@ -71,17 +79,32 @@ pub const POLICIES: &[(&str, &str)] = &[
         "lws",
         "locality work stealing: per-worker queues, idle workers steal from neighbours",
     ),
+    (
+        "dm",
+        "deque model: each task goes to the worker expected to finish it first",
+    ),
+    (
+        "dmda",
+        "deque model data aware: dm, counting data transfer times",
+    ),
+    (
+        "dmdas",
+        "deque model data aware sorted: dmda with per-worker queues sorted by priority",
+    ),
+    (
+        "dmdar",
+        "deque model data aware ready: dmda, workers first run tasks whose data is there",
+    ),
+    (
+        "heft",
+        "heterogeneous earliest finish time: an alias of dmda",
+    ),
 ];
 
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.
 const NOT_YET: &[&str] = &[
-    "dm",
-    "dmda",
     "dmdap",
-    "dmdar",
-    "dmdas",
     "dmdasd",
-    "heft",
     "pheft",
     "peager",
     "graph_test",
@@ -96,8 +119,9 @@ const NOT_YET: &[&str] = &[
 /// StarPU's default policy.
 pub const DEFAULT_POLICY: &str = "lws";
 
-/// Builds the policy called `name` for `nworkers` workers.
-pub fn create(name: &str, nworkers: usize) -> Result<Box<dyn Policy>> {
+/// Builds the policy called `name` for `workers`.
+pub fn create(name: &str, workers: &[Worker]) -> Result<Box<dyn Policy>> {
+    let nworkers = workers.len();
     Ok(match name {
         "eager" => Box::new(central::Central::<FifoQueue>::new("eager", (0, 0))),
         "prio" => Box::new(central::Central::<PrioQueue>::new(
@@ -113,6 +137,11 @@ pub fn create(name: &str, nworkers: usize) -> Result<Box<dyn Policy>> {
             nworkers,
             stealing::Victim::Neighbour,
         )),
+        "dm" => Box::new(dm::Dm::new(dm::Variant::Dm, workers)),
+        "dmda" => Box::new(dm::Dm::new(dm::Variant::Dmda, workers)),
+        "dmdas" => Box::new(dm::Dm::new(dm::Variant::Dmdas, workers)),
+        "dmdar" => Box::new(dm::Dm::new(dm::Variant::Dmdar, workers)),
+        "heft" => Box::new(dm::Dm::new(dm::Variant::Heft, workers)),
         _ => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
             let what = if NOT_YET.contains(&name) {

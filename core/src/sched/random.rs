@@ -2,7 +2,7 @@
 //! can run it; workers only take from their own queue.
 
 use super::queue::FifoQueue;
-use super::Policy;
+use super::{Policy, SchedView};
 use crate::task::{Task, TaskRef};
 use std::cell::Cell;
 
@@ -42,17 +42,12 @@ impl Policy for Random {
     fn name(&self) -> &'static str {
         "random"
     }
-    fn push(
-        &self,
-        task: TaskRef,
-        _from: Option<usize>,
-        can_run: &dyn Fn(&Task, usize) -> bool,
-    ) -> Option<usize> {
+    fn push(&self, task: TaskRef, _from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
         let n = self.queues.len();
         let start = (next_random() % n as u64) as usize;
         let w = (0..n)
             .map(|i| (start + i) % n)
-            .find(|&w| can_run(&task, w))
+            .find(|&w| view.can_run(&task, w))
             .unwrap_or(start);
         self.queues[w].push(task);
         Some(w)

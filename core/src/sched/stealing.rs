@@ -4,7 +4,7 @@
 //! loaded worker, lws from its neighbours in order (locality).
 
 use super::queue::PrioQueue;
-use super::Policy;
+use super::{Policy, SchedView};
 use crate::task::{Task, TaskRef};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -51,20 +51,15 @@ impl Policy for Stealing {
             Victim::Neighbour => "lws",
         }
     }
-    fn push(
-        &self,
-        task: TaskRef,
-        from: Option<usize>,
-        can_run: &dyn Fn(&Task, usize) -> bool,
-    ) -> Option<usize> {
+    fn push(&self, task: TaskRef, from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
         let n = self.queues.len();
         let w = match from {
-            Some(w) if can_run(&task, w) => w,
+            Some(w) if view.can_run(&task, w) => w,
             _ => {
                 let start = self.next.fetch_add(1, Ordering::Relaxed) % n;
                 (0..n)
                     .map(|i| (start + i) % n)
-                    .find(|&w| can_run(&task, w))
+                    .find(|&w| view.can_run(&task, w))
                     .unwrap_or(start)
             }
         };

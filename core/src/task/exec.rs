@@ -6,7 +6,7 @@
 //! through `worker::as_callback`, which catches a panic: the task is marked failed with
 //! the message and the worker carries on, so nothing waiting for the task hangs.
 
-use super::{state, KernelCall, ReadyList, Task, TaskKind, TaskRef, TaskSpec};
+use super::{state, KernelCall, ReadyList, Task, TaskKind, TaskRef, TaskSpec, TaskTimes};
 use crate::data::interfaces::Description;
 use crate::error::{Error, ErrorKind, Result};
 use crate::runtime::Runtime;
@@ -60,9 +60,14 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
         });
     }
     let node = rt.workers[worker_id].node;
-    if let Err(e) = run_kernel(rt, worker_id, node, &task, spec) {
-        fail(rt, &task, e);
-    }
+    let measured = match run_kernel(rt, worker_id, node, &task, spec) {
+        Ok(times) => times.map(|t| t.micros()),
+        Err(e) => {
+            fail(rt, &task, e);
+            None
+        }
+    };
+    rt.policy.task_done(worker_id, &task, measured);
     rt.workers[worker_id]
         .executed
         .fetch_add(1, Ordering::Relaxed);
@@ -77,7 +82,7 @@ fn run_kernel(
     node: usize,
     task: &TaskRef,
     spec: &TaskSpec,
-) -> Result<()> {
+) -> Result<Option<TaskTimes>> {
     let mut buffers: SmallVec<[*mut c_void; 8]> = SmallVec::with_capacity(spec.accesses.len());
     let mut scratch: SmallVec<[(usize, Description); 1]> = SmallVec::new();
     for (i, a) in spec.accesses.iter().enumerate() {
@@ -92,16 +97,36 @@ fn run_kernel(
     let result = match &spec.codelet {
         // A task failed before it ran (its can_execute panicked) skips its kernel.
         Some(cl) if !rt.config.disable_kernels && !task.has_failed() => {
-            let nimpl = rt.choose_impl(task, worker_id).unwrap_or(0);
+            // The implementation the policy chose, if it chose one and it still may run.
+            let nimpl = task
+                .take_sched_impl()
+                .filter(|&i| rt.impl_allowed(task, worker_id, i))
+                .or_else(|| rt.choose_impl(task, worker_id))
+                .unwrap_or(0);
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
-            let r = worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call));
+            let run =
+                || worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call));
+            // Only tasks with a model are timed: the others do not pay for the clock.
+            let (r, times) = match &cl.model {
+                Some(_) => {
+                    let (r, t) = TaskTimes::measure(run);
+                    (r, Some(t))
+                }
+                None => (run(), None),
+            };
             match r {
-                Ok(Ok(())) => Ok(()),
+                Ok(Ok(())) => {
+                    if let (Some(model), Some(t)) = (&cl.model, &times) {
+                        let arch = crate::sched::SchedView::worker_arch(rt, worker_id);
+                        crate::perfmodel::record(model, spec, &arch, nimpl, t.micros());
+                    }
+                    Ok(times)
+                }
                 Ok(Err(e)) => Err(Error::new(ErrorKind::TaskFailed, e.0)),
                 Err(e) => Err(e),
             }
         }
-        _ => Ok(()),
+        _ => Ok(None),
     };
     for a in spec.accesses.iter().filter(|a| !a.mode.is_scratch()) {
         a.handle.after_access(node, a.mode);

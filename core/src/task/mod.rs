@@ -18,6 +18,7 @@ pub mod kernel;
 mod slot;
 mod spec_cell;
 pub mod tags;
+pub mod times;
 
 pub use builder::TaskBuilder;
 pub use codelet::{
@@ -29,6 +30,7 @@ pub(crate) use graph::Successors;
 pub use hooks::Hooks;
 pub use kernel::KernelCall;
 pub use slot::TaskSlot;
+pub use times::TaskTimes;
 
 use crate::data::{AccessMode, AcquireNode, DataHandle};
 use crate::error::Error;
@@ -183,6 +185,8 @@ pub struct Task {
     /// Which closures were ever set (`has::*`): the common task has none, and its path
     /// through the runtime then takes no lock for them.
     has: AtomicU8,
+    /// The implementation the scheduling policy chose (`NO_IMPL`: none, the worker picks).
+    sched_impl: AtomicU8,
     /// What most tasks never need (a failure, closures), allocated on first use so that
     /// the common task stays small.
     extra: OnceLock<Box<Extra>>,
@@ -230,6 +234,7 @@ impl Task {
             terminated: AtomicBool::new(false),
             failed: AtomicBool::new(false),
             has: AtomicU8::new(0),
+            sched_impl: AtomicU8::new(NO_IMPL),
             extra: OnceLock::new(),
             probe,
         })
@@ -419,7 +424,22 @@ impl Task {
     pub fn priority(&self) -> i32 {
         self.spec().map_or(0, |s| s.priority)
     }
+
+    /// Records the implementation a policy chose for this task.
+    pub fn set_sched_impl(&self, nimpl: usize) {
+        let v = u8::try_from(nimpl).unwrap_or(NO_IMPL);
+        self.sched_impl.store(v, Ordering::Relaxed);
+    }
+
+    /// Takes the implementation a policy chose, if one did.
+    pub(crate) fn take_sched_impl(&self) -> Option<usize> {
+        let v = self.sched_impl.swap(NO_IMPL, Ordering::Relaxed);
+        (v != NO_IMPL).then_some(v as usize)
+    }
 }
+
+/// `Task::sched_impl` when no policy chose.
+const NO_IMPL: u8 = u8::MAX;
 
 impl Drop for Task {
     fn drop(&mut self) {

@@ -1,6 +1,8 @@
 """``starpu.perfmodel_plot``: an SVG picture of a performance model's timings (no plotting
 library needed): every task run as a point (data size, microseconds), the mean per size as
-a line, both axes logarithmic as in StarPU's ``starpu_perfmodel_plot``."""
+a line, and the runtime's learned model (its history entries: mean per footprint, the
+values dm/dmda schedule with and the model file keeps) as squares, both axes logarithmic
+as in StarPU's ``starpu_perfmodel_plot``."""
 
 import math
 import os
@@ -19,16 +21,21 @@ def _scale(lo, hi, a, b):
 
 def plot(symbol, view=False, path=None):
     samples = _core._perfmodel_samples(symbol)
-    if samples is None:
+    learned = [(size, mean) for _, size, mean, _, n in _core._perfmodel_history(symbol) or [] if n]
+    if samples is None and not learned:
         raise ValueError("no performance model named %r (give perfmodel=%r to tasks)" % (symbol, symbol))
-    if not samples:
+    samples = samples or []
+    if not samples and not learned:
         raise ValueError("performance model %r has no measurement yet" % symbol)
     path = path or "starpu_%s.svg" % symbol
     width, height, margin = 640, 420, 60
     sizes = [max(s, 1) for s, _ in samples]
     times = [max(t, 1e-3) for _, t in samples]
-    sx, (x0, x1) = _scale(min(sizes), max(sizes), margin, width - 20)
-    sy, (y0, y1) = _scale(min(times), max(times), height - margin, 20)
+    learned = [(max(s, 1), max(t, 1e-3)) for s, t in learned]
+    all_sizes = sizes + [s for s, _ in learned]
+    all_times = times + [t for _, t in learned]
+    sx, (x0, x1) = _scale(min(all_sizes), max(all_sizes), margin, width - 20)
+    sy, (y0, y1) = _scale(min(all_times), max(all_times), height - margin, 20)
     means = {}
     for s, t in zip(sizes, times):
         means.setdefault(s, []).append(t)
@@ -52,7 +59,12 @@ def plot(symbol, view=False, path=None):
         '<circle cx="%.1f" cy="%.1f" r="2.5" fill="steelblue"/>' % (sx(s), sy(t))
         for s, t in zip(sizes, times)
     ]
-    out.append('<polyline points="%s" fill="none" stroke="firebrick" stroke-width="2"/>' % line)
+    if line:
+        out.append('<polyline points="%s" fill="none" stroke="firebrick" stroke-width="2"/>' % line)
+    out += [
+        '<rect x="%.1f" y="%.1f" width="7" height="7" fill="darkorange"/>' % (sx(s) - 3.5, sy(t) - 3.5)
+        for s, t in learned
+    ]
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")

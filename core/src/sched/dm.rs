@@ -1,0 +1,257 @@
+//! The deque-model family (StarPU's dm, dmda, dmdas, dmdar, and heft, which StarPU 1.4
+//! makes an alias of dmda): one queue per worker, each with the time its queued work is
+//! expected to end. A task goes to the worker, and the implementation, that should finish
+//! it first: the worker's expected end + the data transfer (the "da" variants) + the
+//! task's expected length there.
+//!
+//! A task whose model is not calibrated for some worker and implementation goes where it
+//! calibrates the model fastest, as in StarPU: to the uncalibrated (worker, implementation)
+//! whose worker has the fewest queued tasks, the first one on ties. Implementation 0 is
+//! then calibrated first, then implementation 1, and so on. A codelet without any model is
+//! placed the same way (fewest queued tasks), which spreads such tasks over the workers.
+//!
+//! Workers only take tasks from their own queue (no stealing: the placement is the
+//! decision). dmdas keeps each queue ordered by priority; dmdar takes first the queued
+//! task whose data is already in the worker's memory node.
+
+use super::view::{Expected, SchedView};
+use super::Policy;
+use crate::memory::NodeId;
+use crate::task::{Task, TaskRef};
+use crate::worker::Worker;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    Dm,
+    Dmda,
+    Dmdas,
+    Dmdar,
+    Heft,
+}
+
+impl Variant {
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Dm => "dm",
+            Variant::Dmda => "dmda",
+            Variant::Dmdas => "dmdas",
+            Variant::Dmdar => "dmdar",
+            Variant::Heft => "heft",
+        }
+    }
+
+    /// Whether data transfers count in the placement ("data aware").
+    fn data_aware(self) -> bool {
+        self != Variant::Dm
+    }
+}
+
+/// One worker's queue and its expected times (microseconds since the policy started).
+#[derive(Default)]
+struct Queue {
+    /// Tasks with the length predicted when they were placed (0 when unknown).
+    tasks: VecDeque<(TaskRef, f64)>,
+    /// Sum of the queued tasks' predicted lengths.
+    queued: f64,
+    /// When the task now running is expected to end.
+    running_end: f64,
+    /// A task popped from this queue is running.
+    running: bool,
+}
+
+impl Queue {
+    fn expected_end(&self, now: f64) -> f64 {
+        self.running_end.max(now) + self.queued
+    }
+}
+
+struct WorkerQueue {
+    q: Mutex<Queue>,
+    len: AtomicUsize,
+    node: NodeId,
+}
+
+pub struct Dm {
+    variant: Variant,
+    queues: Vec<WorkerQueue>,
+    start: Instant,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The best place found so far for a task.
+struct Choice {
+    worker: usize,
+    nimpl: usize,
+    /// Expected end for calibrated choices; queued task count for calibrating ones.
+    score: f64,
+    predicted: f64,
+}
+
+impl Dm {
+    pub fn new(variant: Variant, workers: &[Worker]) -> Dm {
+        Dm {
+            variant,
+            queues: workers
+                .iter()
+                .map(|w| WorkerQueue {
+                    q: Mutex::new(Queue::default()),
+                    len: AtomicUsize::new(0),
+                    node: w.node,
+                })
+                .collect(),
+            start: Instant::now(),
+        }
+    }
+
+    fn now(&self) -> f64 {
+        self.start.elapsed().as_secs_f64() * 1e6
+    }
+
+    /// Where `task` should go: (worker, implementation, predicted length).
+    fn place(&self, task: &Task, view: &dyn SchedView) -> Option<(usize, usize, f64)> {
+        let now = self.now();
+        let mut best: Option<Choice> = None;
+        let mut calibrating: Option<Choice> = None;
+        for (w, wq) in self.queues.iter().enumerate() {
+            if !view.can_run(task, w) {
+                continue;
+            }
+            let (end, ntasks) = {
+                let q = lock(&wq.q);
+                (
+                    q.expected_end(now),
+                    (q.tasks.len() + q.running as usize) as f64,
+                )
+            };
+            let transfer = if self.variant.data_aware() {
+                view.expected_transfer(task, w)
+            } else {
+                0.0
+            };
+            for nimpl in 0..view.nimpls(task, w).max(1) {
+                if !view.can_run_impl(task, w, nimpl) {
+                    continue;
+                }
+                match view.expected_length(task, w, nimpl) {
+                    Expected::Length(len) => {
+                        let finish = end + transfer + len;
+                        if best.as_ref().is_none_or(|b| finish < b.score) {
+                            best = Some(Choice {
+                                worker: w,
+                                nimpl,
+                                score: finish,
+                                predicted: len,
+                            });
+                        }
+                    }
+                    Expected::Uncalibrated | Expected::NoModel => {
+                        if calibrating.as_ref().is_none_or(|b| ntasks < b.score) {
+                            calibrating = Some(Choice {
+                                worker: w,
+                                nimpl,
+                                score: ntasks,
+                                predicted: 0.0,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        calibrating
+            .or(best)
+            .map(|c| (c.worker, c.nimpl, c.predicted))
+    }
+
+    fn enqueue(&self, w: usize, task: TaskRef, predicted: f64) {
+        let wq = &self.queues[w];
+        let mut q = lock(&wq.q);
+        q.queued += predicted;
+        if self.variant == Variant::Dmdas {
+            // After every task of the same or a higher priority: FIFO within a priority.
+            let p = task.priority();
+            let at = q
+                .tasks
+                .iter()
+                .position(|(t, _)| t.priority() < p)
+                .unwrap_or(q.tasks.len());
+            q.tasks.insert(at, (task, predicted));
+        } else {
+            q.tasks.push_back((task, predicted));
+        }
+        wq.len.store(q.tasks.len(), Ordering::Release);
+    }
+}
+
+/// Whether every buffer of `task` that it reads is valid on `node` already.
+fn data_ready(task: &Task, node: NodeId) -> bool {
+    task.spec().is_none_or(|s| {
+        s.accesses
+            .iter()
+            .all(|a| !a.mode.reads() || a.handle.is_valid_on(node))
+    })
+}
+
+impl Policy for Dm {
+    fn name(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    fn push(&self, task: TaskRef, _from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
+        let (w, nimpl, predicted) = self.place(&task, view).unwrap_or((0, 0, 0.0));
+        task.set_sched_impl(nimpl);
+        self.enqueue(w, task, predicted);
+        Some(w)
+    }
+
+    fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
+        let wq = &self.queues[worker];
+        if wq.len.load(Ordering::Acquire) == 0 {
+            return None;
+        }
+        let mut q = lock(&wq.q);
+        let ready_first = if self.variant == Variant::Dmdar {
+            q.tasks
+                .iter()
+                .position(|(t, _)| can_run(t) && data_ready(t, wq.node))
+        } else {
+            None
+        };
+        let at = ready_first.or_else(|| q.tasks.iter().position(|(t, _)| can_run(t)))?;
+        let (task, predicted) = q.tasks.remove(at)?;
+        q.queued = (q.queued - predicted).max(0.0);
+        q.running_end = self.now() + predicted;
+        q.running = true;
+        wq.len.store(q.tasks.len(), Ordering::Release);
+        Some(task)
+    }
+
+    fn task_done(&self, worker: usize, _task: &Task, _measured: Option<f64>) {
+        if let Some(wq) = self.queues.get(worker) {
+            let mut q = lock(&wq.q);
+            q.running_end = self.now();
+            q.running = false;
+        }
+    }
+
+    fn has_work(&self, worker: usize) -> bool {
+        self.queues[worker].len.load(Ordering::Acquire) > 0
+    }
+
+    fn ntasks(&self) -> usize {
+        self.queues
+            .iter()
+            .map(|q| q.len.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    fn priority_range(&self) -> (i32, i32) {
+        (i32::MIN, i32::MAX)
+    }
+}
