@@ -307,8 +307,9 @@ fn a_dot_product_by_reduction_is_exact() {
 }
 
 #[test]
-fn reduction_before_a_writer_task_and_with_many_workers() {
-    let rt = runtime(2);
+fn a_reduction_tree_over_four_workers_precedes_a_writer() {
+    // Four workers: the tree folds slots (0,1) and (2,3), then (0,2), then into the data.
+    let rt = runtime(4);
     let acc = rt.register_variable(1i64).unwrap();
     let inits = Arc::new(Mutex::new(Vec::new()));
     acc.set_reduction_methods(sum_methods(&inits)).unwrap();
@@ -324,6 +325,7 @@ fn reduction_before_a_writer_task_and_with_many_workers() {
         rt.task(&add)
             .buffer(&acc, AccessMode::REDUX)
             .arg(k)
+            .worker(k as usize % 4)
             .submit()
             .unwrap();
     }
@@ -339,6 +341,10 @@ fn reduction_before_a_writer_task_and_with_many_workers() {
             .unwrap();
     }
     assert_eq!(read(&rt, &acc), (1 + 45) * 2 + 5);
+    let mut workers = inits.lock().unwrap().clone();
+    workers.sort();
+    // Four contributors in the first group (pinned), at least one in the second.
+    assert!(workers.len() >= 5, "{workers:?}");
     rt.shutdown();
 }
 
@@ -359,6 +365,28 @@ fn redux_without_reduction_methods_is_refused_at_submission() {
     assert_eq!(e.kind, ErrorKind::InvalidArgument);
     assert!(e.message.contains("reduction methods"), "{}", e.message);
     assert_eq!(read(&rt, &v), 3, "the data is untouched");
+    v.set_reduction_methods(sum_methods(&Arc::new(Mutex::new(Vec::new()))))
+        .unwrap();
+    let e = rt
+        .task(&cl)
+        .buffer(&v, AccessMode::REDUX)
+        .sequential_consistency(false)
+        .submit()
+        .unwrap_err();
+    assert!(
+        e.message.contains("sequential consistency"),
+        "{}",
+        e.message
+    );
+    let both = Arc::new(Codelet::new("both").variable_buffers().cpu(|_| Ok(())));
+    let e = rt
+        .task(&both)
+        .buffer(&v, AccessMode::REDUX)
+        .buffer(&v, AccessMode::R)
+        .submit()
+        .unwrap_err();
+    assert!(e.message.contains("twice"), "{}", e.message);
+    assert_eq!(read(&rt, &v), 3);
     rt.shutdown();
 }
 

@@ -59,9 +59,14 @@ impl DataHandle {
     }
 
     /// Checks, at submission, that this handle may be accessed in `mode`.
-    pub(crate) fn check_mode(&self, mode: AccessMode, acquisition: bool) -> Result<()> {
+    pub(crate) fn check_mode(
+        &self,
+        mode: AccessMode,
+        sequential: bool,
+        acquisition: bool,
+    ) -> Result<()> {
         if mode.is_redux() {
-            redux::check(self, acquisition)?;
+            redux::check(self, sequential, acquisition)?;
         }
         Ok(())
     }

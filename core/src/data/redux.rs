@@ -127,7 +127,16 @@ fn no_methods(h: &DataHandle) -> Error {
 }
 
 /// Checks an access in REDUX mode at submission.
-pub(crate) fn check(h: &DataHandle, acquisition: bool) -> Result<()> {
+pub(crate) fn check(h: &DataHandle, sequential: bool, acquisition: bool) -> Result<()> {
+    if !sequential {
+        // The reduction is made when the next access is ordered after the group: without
+        // implicit dependencies there is no such moment.
+        return Err(Error::invalid(format!(
+            "data {}: STARPU_REDUX needs sequential consistency (it is off for this data \
+             or this task)",
+            h.label()
+        )));
+    }
     if acquisition {
         return Err(Error::invalid(format!(
             "data {}: the application cannot acquire data in STARPU_REDUX mode",
@@ -136,6 +145,24 @@ pub(crate) fn check(h: &DataHandle, acquisition: bool) -> Result<()> {
     }
     if !h.has_reduction_methods() {
         return Err(no_methods(h));
+    }
+    Ok(())
+}
+
+/// Checks that a REDUX access `i` is the task's only access to its data: a task cannot
+/// both contribute to a reduction and use the data's value.
+pub(crate) fn check_alone(accesses: &[Access], i: usize) -> Result<()> {
+    let a = &accesses[i];
+    let twice = accesses
+        .iter()
+        .enumerate()
+        .any(|(j, b)| j != i && b.handle.ptr_eq(&a.handle));
+    if a.mode.is_redux() && twice {
+        return Err(Error::invalid(format!(
+            "data {} is given to the task twice, once in STARPU_REDUX mode: a contribution \
+             to a reduction cannot be combined with another access to the same data",
+            a.handle.label()
+        )));
     }
     Ok(())
 }

@@ -100,7 +100,8 @@ impl Runtime {
         for (i, a) in spec.accesses.iter().enumerate() {
             a.handle
                 .check_usable()
-                .and_then(|()| a.handle.check_mode(a.mode, acquisition))
+                .and_then(|()| a.handle.check_mode(a.mode, a.sequential, acquisition))
+                .and_then(|()| crate::data::redux::check_alone(&spec.accesses, i))
                 .map_err(|e| Error::invalid(format!("task submission: buffer {i}: {e}")))?;
         }
         if let Some(w) = spec.worker {
