@@ -62,6 +62,19 @@ static int insert(starpu_data_handle_t a, starpu_data_handle_t b, int mode, int6
 	return starpu_task_insert(&add_cl, mode, a, STARPU_CL_ARGS_NFREE, k, sizeof(*k), 0);
 }
 
+/* A task adding *k to h in RW|COMMUTE mode, not submitted yet. */
+static struct starpu_task *commuting_task(starpu_data_handle_t h, int64_t *k)
+{
+	struct starpu_task *t = starpu_task_create();
+	t->cl = &add_cl;
+	t->nbuffers = 1;
+	t->handles[0] = h;
+	t->modes[0] = STARPU_RW | STARPU_COMMUTE;
+	t->cl_arg = k;
+	t->cl_arg_size = sizeof(*k);
+	return t;
+}
+
 static int64_t value(starpu_data_handle_t h)
 {
 	MUST(starpu_data_acquire(h, STARPU_R));
@@ -81,23 +94,11 @@ int main(void)
 
 	/* 1. A = 1000 (tag 11, waits for tag 10), B = 2000. */
 	starpu_tag_declare_deps((starpu_tag_t)11, 1, (starpu_tag_t)10);
-	struct starpu_task *a = starpu_task_create();
-	a->cl = &add_cl;
-	a->nbuffers = 1;
-	a->handles[0] = hx;
-	a->modes[0] = C;
-	a->cl_arg = &thousand;
-	a->cl_arg_size = sizeof(thousand);
+	struct starpu_task *a = commuting_task(hx, &thousand);
 	a->use_tag = 1;
 	a->tag_id = 11;
 	MUST(starpu_task_submit(a));
-	struct starpu_task *b = starpu_task_create();
-	b->cl = &add_cl;
-	b->nbuffers = 1;
-	b->handles[0] = hx;
-	b->modes[0] = C;
-	b->cl_arg = &two_thousand;
-	b->cl_arg_size = sizeof(two_thousand);
+	struct starpu_task *b = commuting_task(hx, &two_thousand);
 	b->detach = 0;
 	MUST(starpu_task_submit(b));
 	MUST(starpu_task_wait(b));

@@ -92,13 +92,7 @@ static void submit_dot(starpu_data_handle_t hx, starpu_data_handle_t hy, starpu_
 
 int main(void)
 {
-	struct starpu_conf conf;
-	starpu_conf_init(&conf);
-	conf.ncpus = 2;
-	int ret = starpu_init(&conf);
-	if (ret == -ENODEV)
-		return 77;
-	MUST(ret);
+	tc_init_ncpus(2);
 
 	int64_t expected = 0;
 	for (int i = 0; i < N; i++) {
@@ -157,7 +151,7 @@ int main(void)
 	starpu_data_handle_t hp;
 	starpu_variable_data_register(&hp, STARPU_MAIN_RAM, (uintptr_t)&plain, sizeof(plain));
 	int first = 0, count = 1;
-	ret = starpu_task_insert(&partial_cl, STARPU_R, hx, STARPU_R, hy, STARPU_REDUX, hp,
+	int ret = starpu_task_insert(&partial_cl, STARPU_R, hx, STARPU_R, hy, STARPU_REDUX, hp,
 				 STARPU_VALUE, &first, sizeof(first), STARPU_VALUE, &count,
 				 sizeof(count), 0);
 	CHECK(ret == -EINVAL, "REDUX without reduction methods returned %d", ret);

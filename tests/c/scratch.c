@@ -48,13 +48,7 @@ static int64_t run_on(starpu_data_handle_t hs, unsigned worker)
 
 int main(void)
 {
-	struct starpu_conf conf;
-	starpu_conf_init(&conf);
-	conf.ncpus = 2;
-	int ret = starpu_init(&conf);
-	if (ret == -ENODEV)
-		return 77;
-	MUST(ret);
+	tc_init_ncpus(2);
 	if (starpu_worker_get_count() < 2) {
 		fprintf(stderr, "needs 2 workers\n");
 		starpu_shutdown();
