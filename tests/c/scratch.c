@@ -4,7 +4,8 @@
  * mode next to an output variable. Each task copies what it finds in its scratch
  * buffer to its output, then leaves a worker-specific mark there. As in StarPU, the
  * buffer is not reset between tasks: the second task on a worker finds the first one's
- * mark, and a task on another worker does not. The registered data is never touched.
+ * mark, and a task on another worker (when there are two) does not. The registered data
+ * is never touched.
  */
 #include "test_common.h"
 
@@ -49,11 +50,6 @@ static int64_t run_on(starpu_data_handle_t hs, unsigned worker)
 int main(void)
 {
 	tc_init_ncpus(2);
-	if (starpu_worker_get_count() < 2) {
-		fprintf(stderr, "needs 2 workers\n");
-		starpu_shutdown();
-		return 77;
-	}
 	int64_t data[NX];
 	for (int i = 0; i < NX; i++)
 		data[i] = 7;
@@ -64,10 +60,13 @@ int main(void)
 	int64_t again0 = run_on(hs, 0);
 	CHECK(again0 == 100, "second task on worker 0 found %lld, expected its mark 100",
 	      (long long)again0);
-	int64_t first1 = run_on(hs, 1);
-	CHECK(first1 != 100, "worker 1 found worker 0's mark: the buffer is shared");
-	int64_t again1 = run_on(hs, 1);
-	CHECK(again1 == 101, "second task on worker 1 found %lld, expected 101", (long long)again1);
+	if (starpu_worker_get_count() >= 2) { /* STARPU_NCPU=1 leaves one worker */
+		int64_t first1 = run_on(hs, 1);
+		CHECK(first1 != 100, "worker 1 found worker 0's mark: the buffer is shared");
+		int64_t again1 = run_on(hs, 1);
+		CHECK(again1 == 101, "second task on worker 1 found %lld, expected 101",
+		      (long long)again1);
+	}
 	CHECK(run_on(hs, 0) == 100, "worker 0's buffer changed");
 
 	starpu_data_unregister(hs);

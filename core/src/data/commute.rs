@@ -35,13 +35,19 @@ pub struct Gate {
     handles: AtomicUsize,
 }
 
+struct Waiter {
+    task: TaskRef,
+    step: usize,
+    needs: SmallVec<[usize; 2]>,
+}
+
 #[derive(Default)]
 struct GateState {
     /// (handle address, id of the task holding it).
     held: Vec<(usize, u64)>,
-    /// Tasks waiting for handles of this gate, first come first served; `step` is the index
-    /// of this gate in the task's plan.
-    waiting: VecDeque<(TaskRef, usize)>,
+    /// Tasks waiting for handles of this gate, first come first served: the task, the
+    /// index of this gate in its plan, the handles it needs here.
+    waiting: VecDeque<Waiter>,
 }
 
 impl GateState {
@@ -115,7 +121,11 @@ fn take_from(task: &TaskRef, plan: &Plan, step: usize) -> bool {
     for (i, (gate, hs)) in plan.iter().enumerate().skip(step) {
         let mut st = lock(&gate.state);
         if !st.all_free(hs) {
-            st.waiting.push_back((task.clone(), i));
+            st.waiting.push_back(Waiter {
+                task: task.clone(),
+                step: i,
+                needs: hs.clone(),
+            });
             return false;
         }
         st.held.extend(hs.iter().map(|h| (*h, task.id())));
@@ -156,15 +166,13 @@ pub(crate) fn release(task: &TaskRef, ready: &mut ReadyList) {
                 .retain(|(h, t)| !(*t == task.id() && hs.contains(h)));
             let mut i = 0;
             // Only the handles just freed can let a waiter through; stop once they are all
-            // taken again.
+            // taken again. (No other lock is taken under the gate's: `assign_arbiter`
+            // takes them the other way round.)
             while i < st.waiting.len() && !hs.iter().all(|h| st.holder(*h).is_some()) {
-                let (w, step) = st.waiting[i].clone();
-                let wplan = w.spec().map(self::plan).unwrap_or_default();
-                let need = &wplan[step].1;
-                if st.all_free(need) {
-                    st.held.extend(need.iter().map(|h| (*h, w.id())));
-                    st.waiting.remove(i);
-                    handed.push((w, step));
+                if st.all_free(&st.waiting[i].needs) {
+                    let w = st.waiting.remove(i).expect("i is in range");
+                    st.held.extend(w.needs.iter().map(|h| (*h, w.task.id())));
+                    handed.push((w.task, w.step));
                 } else {
                     i += 1;
                 }

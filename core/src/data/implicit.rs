@@ -78,6 +78,12 @@ impl ImplicitDeps {
         }
         if kind != Epoch::Plain && kind == self.epoch && self.readers.is_empty() {
             self.group_preds.retain(|p| p.add_data_successor(task));
+            // A long group forgets its finished members now and then (at each power of
+            // two), as the readers do.
+            let n = self.writers.len();
+            if n >= MIN_COMPACTION && n.is_power_of_two() {
+                self.writers.retain(|w| !w.data_released());
+            }
             self.writers.push(task.clone());
             return;
         }

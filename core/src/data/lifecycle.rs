@@ -25,7 +25,6 @@ impl Runtime {
         self.check_may_block("unregistration")?;
         check_unregistrable(h)?;
         super::partition::before_unregister(self, h)?;
-        self.end_reduction(h);
         wait_idle(self, h);
         Ok(finish_unregister(h, coherent))
     }
@@ -57,7 +56,6 @@ impl Runtime {
     pub fn invalidate(&self, h: &DataHandle) -> Result<()> {
         self.check_may_block("invalidation")?;
         h.check_usable()?;
-        self.end_reduction(h);
         wait_idle(self, h);
         h.invalidate();
         Ok(())
