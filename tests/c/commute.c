@@ -111,14 +111,14 @@ int main(void)
 	int64_t start = 5;
 	MUST(starpu_task_insert(&add_cl, STARPU_W, hx, STARPU_CL_ARGS_NFREE, &start,
 				sizeof(start), 0));
-	most = 0;
+	__atomic_store_n(&most, 0, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < NCOMMUTE; i++)
 		MUST(insert(hx, NULL, C, &one));
 	CHECK(value(hx) == 3005 + NCOMMUTE, "x = %lld", (long long)value(hx));
 	CHECK(most == 1, "%d commuting tasks ran together", most);
 
 	/* 3. */
-	most = 0;
+	__atomic_store_n(&most, 0, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < NCOMMUTE; i++)
 		MUST(i % 2 ? insert(hx, hy, C, &one) : insert(hy, hx, C, &one));
 	starpu_task_wait_for_all();

@@ -153,11 +153,14 @@ pub(crate) fn check(h: &DataHandle, sequential: bool, acquisition: bool) -> Resu
 /// both contribute to a reduction and use the data's value.
 pub(crate) fn check_alone(accesses: &[Access], i: usize) -> Result<()> {
     let a = &accesses[i];
+    if !a.mode.is_redux() {
+        return Ok(());
+    }
     let twice = accesses
         .iter()
         .enumerate()
         .any(|(j, b)| j != i && b.handle.ptr_eq(&a.handle));
-    if a.mode.is_redux() && twice {
+    if twice {
         return Err(Error::invalid(format!(
             "data {} is given to the task twice, once in STARPU_REDUX mode: a contribution \
              to a reduction cannot be combined with another access to the same data",
