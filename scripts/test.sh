@@ -39,6 +39,9 @@ python3 -m pytest tests/conformance -q
 checks=0
 echo "== stress test (tests/stress/run.sh ci: each policy, 1 and 2 workers)"
 tests/stress/run.sh ci || checks=1
+echo "== stress test with COMMUTE and REDUX accesses (eager and lws, 2 workers)"
+SCHEDS="eager lws" NCPUS=2 STRESS_ARGS="--tasks 2000 --threads 3 --rounds 3 --commute --redux" \
+	tests/stress/run.sh || checks=1
 echo "== valgrind memcheck (scripts/valgrind.sh)"
 if command -v valgrind >/dev/null; then
 	scripts/valgrind.sh || checks=1

@@ -1429,6 +1429,29 @@ module fstarpu_mod
                         type(c_ptr), value, intent(in) :: dh, redux_cl, init_cl
                 end subroutine fstarpu_data_set_reduction_methods
 
+                subroutine fstarpu_data_set_reduction_methods_with_args(dh, redux_cl, redux_cl_arg, &
+                                init_cl, init_cl_arg) &
+                                bind(C, name="starpu_data_set_reduction_methods_with_args")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: dh, redux_cl, redux_cl_arg, init_cl, init_cl_arg
+                end subroutine fstarpu_data_set_reduction_methods_with_args
+
+                function fstarpu_arbiter_create() bind(C, name="starpu_arbiter_create")
+                        import :: c_ptr
+                        type(c_ptr) :: fstarpu_arbiter_create
+                end function fstarpu_arbiter_create
+
+                subroutine fstarpu_data_assign_arbiter(dh, arbiter) &
+                                bind(C, name="starpu_data_assign_arbiter")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: dh, arbiter
+                end subroutine fstarpu_data_assign_arbiter
+
+                subroutine fstarpu_arbiter_destroy(arbiter) bind(C, name="starpu_arbiter_destroy")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: arbiter
+                end subroutine fstarpu_arbiter_destroy
+
                 function fstarpu_data_test_if_allocated_on_node(dh, mem_node) &
                                 bind(C, name="starpu_data_test_if_allocated_on_node")
                         import :: c_ptr, c_int

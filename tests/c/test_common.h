@@ -40,10 +40,15 @@ static int tc_failures;
 		}                                                              \
 	} while (0)
 
-/* starpu_init(NULL), or exit 77 when there is no worker at all. */
-static inline void tc_init(void)
+/* starpu_init with `ncpus` CPU workers (-1: StarPU's default), or exit 77 when there
+ * is no worker at all. */
+static inline void tc_init_ncpus(int ncpus)
 {
-	int ret = starpu_init(NULL);
+	struct starpu_conf conf;
+	starpu_conf_init(&conf);
+	if (ncpus >= 0)
+		conf.ncpus = ncpus;
+	int ret = starpu_init(&conf);
 	if (ret == -ENODEV) {
 		fprintf(stderr, "starpu_init: no worker available\n");
 		exit(77);
@@ -52,6 +57,12 @@ static inline void tc_init(void)
 		fprintf(stderr, "starpu_init returned %d\n", ret);
 		exit(1);
 	}
+}
+
+/* starpu_init(NULL), or exit 77 when there is no worker at all. */
+static inline void tc_init(void)
+{
+	tc_init_ncpus(-1);
 }
 
 /* End of main(): one summary line, and the exit status. */

@@ -72,7 +72,7 @@ pub unsafe fn lookup(cl: *mut starpu_codelet) -> Arc<Codelet> {
 
 /// The CPU implementations, from `cpu_funcs`, the deprecated `cpu_func`, or by symbol
 /// lookup of `cpu_funcs_name` (as StarPU does when only names are given).
-unsafe fn cpu_functions(
+pub(crate) unsafe fn cpu_functions(
     cl: &starpu_codelet,
 ) -> Vec<unsafe extern "C" fn(*mut *mut c_void, *mut c_void)> {
     let mut out = Vec::new();

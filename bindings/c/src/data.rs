@@ -400,17 +400,11 @@ pub extern "C" fn starpu_data_fetch_on_node(
     starpu_data_prefetch_on_node(h, node, asynchronous)
 }
 
-/// `starpu_data_set_reduction_methods`: REDUX accesses are ordered like writes in this
-/// build, so contributions accumulate into the data itself and these codelets are not
-/// needed; the handle is still checked.
+/// `starpu_data_set_wt_mask`: the nodes each write is copied through to. Main memory is
+/// the only memory node in this build, so the mask is kept and has nothing to do.
 #[no_mangle]
-pub extern "C" fn starpu_data_set_reduction_methods(
-    h: starpu_data_handle_t,
-    redux_cl: *mut starpu_codelet,
-    init_cl: *mut starpu_codelet,
-) {
-    let _ = (redux_cl, init_cl);
-    let _ = int_call("starpu_data_set_reduction_methods", || {
-        handle(h).map(|_| ())
+pub extern "C" fn starpu_data_set_wt_mask(h: starpu_data_handle_t, wt_mask: u32) {
+    let _ = int_call("starpu_data_set_wt_mask", || {
+        handle(h).map(|h| h.set_wt_mask(wt_mask))
     });
 }

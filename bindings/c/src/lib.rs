@@ -8,6 +8,7 @@
 #![allow(clippy::missing_safety_doc)] // each unsafe entry point documents its contract
 
 mod alloc;
+pub mod arbiter;
 pub mod codelet;
 pub mod consts;
 pub mod custom_interface;
@@ -23,6 +24,7 @@ pub mod memory;
 pub mod misc;
 pub mod pack;
 pub mod perfmodel;
+pub mod redux;
 pub mod tags;
 pub mod task;
 pub mod types;

@@ -71,6 +71,11 @@ impl AccessMode {
         self.base() == Self::SCRATCH
     }
 
+    /// A reduction contribution (`STARPU_REDUX`).
+    pub fn is_redux(self) -> bool {
+        self.base() == Self::REDUX
+    }
+
     pub fn is_commute(self) -> bool {
         self.0 & Self::COMMUTE.0 != 0
     }

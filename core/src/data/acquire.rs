@@ -163,8 +163,10 @@ impl Runtime {
     }
 }
 
-/// Waits until no task or acquisition uses `h`.
+/// Waits until no task or acquisition uses `h` (a pending reduction is made first, so
+/// that the data holds its contributions).
 pub(super) fn wait_idle(rt: &Runtime, h: &DataHandle) {
+    rt.end_reduction(h);
     rt.data_bell
         .wait_until(|| h.0.in_flight.load(Ordering::SeqCst) == 0);
 }

@@ -78,6 +78,8 @@ pub struct HandleInner {
     /// This handle's part in asynchronous partition plans, created when it first takes
     /// one: tasks on handles that never do pay one atomic load per access.
     pub(crate) plan_links: OnceLock<Box<Mutex<super::partition::PlanLinks>>>,
+    /// Commute gate, reduction and SCRATCH state (`modes.rs`).
+    pub(crate) modes: super::modes::ModeState,
 }
 
 /// A registered piece of data. Cloning gives another reference to the same handle.
@@ -151,6 +153,7 @@ impl DataHandle {
             meta: Mutex::new(Meta::default()),
             user_data: AtomicUsize::new(0),
             plan_links: OnceLock::new(),
+            modes: Default::default(),
         }))
     }
 
@@ -404,7 +407,7 @@ impl DataHandle {
         }
     }
 
-    /// A temporary buffer shaped like this data, for a SCRATCH access.
+    /// A new buffer shaped like this data, for a worker's SCRATCH buffer (`scratch.rs`).
     pub(crate) fn scratch(&self, node: NodeId) -> Result<Description> {
         let d = self.0.replicas[node].desc.duplicate();
         // SAFETY: d is a private copy of a description of ops's type.
@@ -413,11 +416,6 @@ impl DataHandle {
             self.0.ops.allocate(d.ptr(), node)?;
         }
         Ok(d)
-    }
-
-    pub(crate) fn free_scratch(&self, d: Description, node: NodeId) {
-        // SAFETY: d was allocated by `scratch`.
-        unsafe { self.0.ops.free(d.ptr(), node) };
     }
 
     /// Makes sure the data has a buffer on `node` holding its value (used before
@@ -459,6 +457,7 @@ impl DataHandle {
         self.0.state.store(hstate::UNREGISTERED, Ordering::Release);
         // Breaks the handle -> last task -> handle reference cycle.
         *lock(&self.0.deps) = ImplicitDeps::default();
+        self.0.modes.retire();
         lock(&self.0.children).clear();
         lock(&self.0.owner).take()
     }

@@ -3,6 +3,7 @@
 
 mod access;
 mod acquire;
+pub mod commute;
 pub mod element;
 pub mod filters;
 mod handle;
@@ -10,16 +11,21 @@ pub mod hash;
 mod implicit;
 pub mod interfaces;
 mod lifecycle;
+mod modes;
 mod partition;
+pub mod redux;
 mod register;
 pub mod registry;
+mod scratch;
 mod view;
 
 pub use access::AccessMode;
+pub use commute::Arbiter;
 pub use element::{ElemKind, Element};
 pub use handle::{DataHandle, Origin};
 pub(crate) use partition::before_submit;
 pub use partition::{sub_data, Filter, SwitchOptions};
+pub use redux::ReductionMethods;
 pub use register::{Buffer, Coo, Csr};
 pub use view::Acquired;
 

@@ -96,9 +96,12 @@ impl Runtime {
     }
 
     fn check_spec(&self, spec: &TaskSpec) -> Result<()> {
+        let acquisition = matches!(spec.kind, TaskKind::Acquire(_));
         for (i, a) in spec.accesses.iter().enumerate() {
             a.handle
                 .check_usable()
+                .and_then(|()| a.handle.check_mode(a.mode, a.sequential, acquisition))
+                .and_then(|()| crate::data::redux::check_alone(&spec.accesses, i))
                 .map_err(|e| Error::invalid(format!("task submission: buffer {i}: {e}")))?;
         }
         if let Some(w) = spec.worker {
@@ -169,6 +172,8 @@ impl Runtime {
     /// Orders the task after earlier accesses to the same data.
     fn register_accesses(&self, task: &TaskRef, spec: &TaskSpec) {
         let acc = &spec.accesses;
+        // Reduction tasks a non-REDUX access makes (`data/redux.rs`) that are ready at once.
+        let mut reductions = ReadyList::new();
         for (i, a) in acc.iter().enumerate() {
             a.handle.0.in_flight.fetch_add(1, Ordering::SeqCst);
             if !a.sequential || a.mode.is_scratch() {
@@ -186,8 +191,11 @@ impl Runtime {
                 .filter(|b| b.sequential && b.handle.ptr_eq(&a.handle))
                 .fold(AccessMode::NONE, |m, b| m | b.mode);
             let mut deps = a.handle.0.deps.lock().unwrap_or_else(|e| e.into_inner());
-            deps.register(task, mode);
+            deps.register(task, mode, &mut |members| {
+                crate::data::redux::reduce(self, &a.handle, members, &mut reductions)
+            });
         }
+        self.schedule(reductions);
     }
 
     /// Moves ready tasks on: to the scheduling policy, to a pinned worker, straight to
@@ -199,6 +207,11 @@ impl Runtime {
             let mut queued = ReadyList::new();
             for t in batch {
                 let spec = t.spec().expect("ready tasks were submitted");
+                // A task commuting on data held by another waits; the holder's end hands
+                // it back here (`data/commute.rs`).
+                if !crate::data::commute::admit(&t) {
+                    continue;
+                }
                 t.set_state(state::READY);
                 if let TaskKind::Acquire(node) = spec.kind {
                     self.grant(&t, node);

@@ -7,7 +7,6 @@
 //! the message and the worker carries on, so nothing waiting for the task hangs.
 
 use super::{state, KernelCall, ReadyList, Task, TaskKind, TaskRef, TaskSpec, TaskTimes};
-use crate::data::interfaces::Description;
 use crate::error::{Error, ErrorKind, Result};
 use crate::runtime::Runtime;
 use crate::worker;
@@ -84,15 +83,8 @@ fn run_kernel(
     spec: &TaskSpec,
 ) -> Result<Option<TaskTimes>> {
     let mut buffers: SmallVec<[*mut c_void; 8]> = SmallVec::with_capacity(spec.accesses.len());
-    let mut scratch: SmallVec<[(usize, Description); 1]> = SmallVec::new();
-    for (i, a) in spec.accesses.iter().enumerate() {
-        if a.mode.is_scratch() {
-            let d = a.handle.scratch(node)?;
-            buffers.push(d.ptr() as *mut c_void);
-            scratch.push((i, d));
-        } else {
-            buffers.push(a.handle.fetch(node, a.mode)?);
-        }
+    for a in spec.accesses.iter() {
+        buffers.push(a.handle.fetch_for(worker_id, node, a.mode)?);
     }
     let result = match &spec.codelet {
         // A task failed before it ran (its can_execute panicked) skips its kernel.
@@ -128,11 +120,8 @@ fn run_kernel(
         }
         _ => Ok(None),
     };
-    for a in spec.accesses.iter().filter(|a| !a.mode.is_scratch()) {
-        a.handle.after_access(node, a.mode);
-    }
-    for (i, d) in scratch {
-        spec.accesses[i].handle.free_scratch(d, node);
+    for a in spec.accesses.iter() {
+        a.handle.end_access(node, a.mode);
     }
     result
 }
@@ -151,6 +140,7 @@ pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
         }
     }
     // The data is free from here on, even if end dependencies delay the task's end.
+    crate::data::commute::release(task, ready);
     task.release_data_successors(ready);
     let mut data_idle = false;
     for a in &spec.accesses {

@@ -646,6 +646,8 @@ static const struct {
 	{"W", STARPU_W},
 	{"RW", STARPU_RW},
 	{"RW|COMMUTE", STARPU_RW | STARPU_COMMUTE},
+	{"REDUX", STARPU_REDUX},
+	{"SCRATCH", STARPU_SCRATCH},
 };
 
 static enum starpu_data_access_mode parse_mode(const char *s)
@@ -978,6 +980,51 @@ static void op_invalidate(int argc, char **argv)
 	if (argc != 2)
 		die("invalidate: expected one handle");
 	starpu_data_invalidate(registered_data(argv[1])->handle);
+}
+
+/* The reduction methods of `redux_methods`: a sum. They run outside any scenario task
+ * (no event), on whatever interface the data has: every built-in interface description
+ * starts with its interface id. */
+static struct view view_of_any(void *iface)
+{
+	switch (*(enum starpu_data_interface_id *)iface) {
+	case STARPU_VARIABLE_INTERFACE_ID: return view_of_interface(iface, KIND_VARIABLE);
+	case STARPU_VECTOR_INTERFACE_ID: return view_of_interface(iface, KIND_VECTOR);
+	default: return view_of_interface(iface, KIND_MATRIX);
+	}
+}
+
+static void redux_zero(void *buffers[], void *cl_arg)
+{
+	(void)cl_arg;
+	struct view v = view_of_any(buffers[0]);
+	for (size_t i = 0; i < view_count(&v); i++)
+		*view_at(&v, i) = 0;
+}
+
+static void redux_sum(void *buffers[], void *cl_arg)
+{
+	(void)cl_arg;
+	struct view dst = view_of_any(buffers[0]), src = view_of_any(buffers[1]);
+	for (size_t i = 0; i < view_count(&dst); i++)
+		*view_at(&dst, i) += *view_at(&src, i);
+}
+
+static struct starpu_codelet redux_zero_cl = {
+	.cpu_funcs = {redux_zero}, .nbuffers = 1, .modes = {STARPU_W}, .name = "redux_zero",
+};
+static struct starpu_codelet redux_sum_cl = {
+	.cpu_funcs = {redux_sum}, .nbuffers = 2, .modes = {STARPU_RW, STARPU_R},
+	.name = "redux_sum",
+};
+
+/* redux_methods H: starpu_data_set_reduction_methods with a sum (init 0, b0 += b1). */
+static void op_redux_methods(int argc, char **argv)
+{
+	if (argc != 2)
+		die("redux_methods: expected a handle");
+	starpu_data_set_reduction_methods(registered_data(argv[1])->handle, &redux_sum_cl,
+					  &redux_zero_cl);
 }
 
 static void op_seqcons(int argc, char **argv)
@@ -1377,6 +1424,7 @@ static const struct {
 	{"unregister_no_coherency", op_unregister},
 	{"invalidate", op_invalidate},
 	{"seqcons", op_seqcons},
+	{"redux_methods", op_redux_methods},
 	{"codelet", op_codelet},
 	{"insert", op_insert},
 	{"task", op_task},

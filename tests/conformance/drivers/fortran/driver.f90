@@ -197,6 +197,8 @@ module driver_state
         integer, parameter :: name_len = 64, max_data = 1024, max_codelets = 64, max_tasks = 8192
         integer, parameter :: max_bufs = 64
         integer, parameter :: kind_variable = 1, kind_vector = 2, kind_matrix = 3
+        ! The argument of the reduction methods: the data's kind.
+        integer, target :: redux_kinds(3) = [kind_variable, kind_vector, kind_matrix]
         character(len=8), parameter :: kind_names(3) = [character(len=8) :: "variable", "vector", "matrix"]
 
         type data_rec
@@ -335,11 +337,19 @@ contains
                 integer(c_int), intent(in) :: id
                 integer, intent(in) :: b
                 type(view) :: v
+                v = view_of_kind(buffers, b, tasks(id)%kinds(b + 1))
+        end function buffer_view
+
+        ! Buffer b (from 0) as a data of that kind.
+        recursive function view_of_kind(buffers, b, kind) result(v)
+                type(c_ptr), value, intent(in) :: buffers
+                integer, intent(in) :: b, kind
+                type(view) :: v
                 type(c_ptr) :: p
                 integer(c_int) :: i
 
                 i = int(b, c_int)
-                select case (tasks(id)%kinds(b + 1))
+                select case (kind)
                 case (kind_vector)
                         p = fstarpu_vector_get_ptr(buffers, i)
                         v%nx = fstarpu_vector_get_nx(buffers, i)
@@ -357,7 +367,7 @@ contains
                         v%ld = 1
                 end select
                 call c_f_pointer(p, v%p, [max(1, (v%ny - 1) * v%ld + v%nx)])
-        end function buffer_view
+        end function view_of_kind
 
         recursive function count_of(v) result(n)
                 type(view), intent(in) :: v
@@ -418,6 +428,33 @@ contains
                 type(c_ptr), value, intent(in) :: buffers, cl_args
                 call unary(buffers, cl_args, "add", 1)
         end subroutine k_add
+
+        ! The reduction methods of `redux_methods` (a sum), outside any scenario task: no
+        ! event. Their argument is the data's kind (an element of redux_kinds).
+        recursive subroutine r_zero(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer, pointer :: kind
+                type(view) :: b0
+                integer :: i
+                call c_f_pointer(cl_args, kind)
+                b0 = view_of_kind(buffers, 0, kind)
+                do i = 0, count_of(b0) - 1
+                        b0%p(at(b0, i)) = 0
+                end do
+        end subroutine r_zero
+
+        recursive subroutine r_sum(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer, pointer :: kind
+                type(view) :: b0, b1
+                integer :: i
+                call c_f_pointer(cl_args, kind)
+                b0 = view_of_kind(buffers, 0, kind)
+                b1 = view_of_kind(buffers, 1, kind)
+                do i = 0, count_of(b0) - 1
+                        b0%p(at(b0, i)) = b0%p(at(b0, i)) + b1%p(at(b1, i))
+                end do
+        end subroutine r_sum
 
         recursive subroutine k_scale(buffers, cl_args) bind(C)
                 type(c_ptr), value, intent(in) :: buffers, cl_args
@@ -590,7 +627,7 @@ program driver
         character(len=40), parameter :: verbs(*) = [character(len=40) :: &
                 "init", "shutdown", "data", "read", "acquire", "show", "store", "release", "buffer", &
                 "partition", "unpartition", "unregister", "unregister_no_coherency", "invalidate", &
-                "seqcons", "codelet", "insert", "task", "deps", "submit", "wait", "wait_all", &
+                "seqcons", "redux_methods", "codelet", "insert", "task", "deps", "submit", "wait", "wait_all", &
                 "tag_deps", "tag_notify", "tag_wait", "clock", "open", "await", &
                 "partition_plan", "partition_submit", "partition_readonly_submit", &
                 "partition_readwrite_upgrade_submit", "partition_readonly_downgrade_submit", &
@@ -599,7 +636,8 @@ program driver
                 "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey"]
         character(len=24), parameter :: filter_names(*) = [character(len=24) :: &
                 "vector_block", "matrix_block", "matrix_vertical_block"]
-        character(len=12), parameter :: mode_names(*) = [character(len=12) :: "R", "W", "RW", "RW|COMMUTE"]
+        character(len=12), parameter :: mode_names(*) = [character(len=12) :: "R", "W", "RW", "RW|COMMUTE", &
+                "SCRATCH", "REDUX"]
 
         character(len=max_line) :: line
         character(len=256) :: tokens(max_tokens)
@@ -732,6 +770,9 @@ contains
                         call expect(t, 3, "a handle and 0 or 1")
                         call fstarpu_data_set_sequential_consistency_flag(handle_of(t(2)), &
                                 int(parse_long(t(3)), c_int))
+                case ("redux_methods")
+                        call expect(t, 2, "one handle")
+                        call op_redux_methods(t(2))
                 case ("codelet")
                         call op_codelet(t)
                 case ("insert")
@@ -817,6 +858,10 @@ contains
                         m = FSTARPU_RW
                 case ("RW|COMMUTE")
                         m = FSTARPU_RW .ior. FSTARPU_COMMUTE
+                case ("SCRATCH")
+                        m = FSTARPU_SCRATCH
+                case ("REDUX")
+                        m = FSTARPU_REDUX
                 case default
                         call die("unknown access mode '" // trim(s) // "'")
                 end select
@@ -1267,6 +1312,27 @@ contains
                         end do
                 end if
         end subroutine op_codelet
+
+        ! redux_methods H: a sum (init 0, b0 += b1), with the data's kind as argument.
+        subroutine op_redux_methods(name)
+                character(len=*), intent(in) :: name
+                type(data_rec), pointer :: d
+                type(c_ptr), save :: zero_cl = c_null_ptr, sum_cl = c_null_ptr
+                if (.not. c_associated(zero_cl)) then
+                        zero_cl = fstarpu_codelet_allocate()
+                        call fstarpu_codelet_add_cpu_func(zero_cl, c_funloc(r_zero))
+                        call fstarpu_codelet_add_buffer(zero_cl, FSTARPU_W)
+                        call fstarpu_codelet_set_name(zero_cl, "redux_zero" // c_null_char)
+                        sum_cl = fstarpu_codelet_allocate()
+                        call fstarpu_codelet_add_cpu_func(sum_cl, c_funloc(r_sum))
+                        call fstarpu_codelet_add_buffer(sum_cl, FSTARPU_RW)
+                        call fstarpu_codelet_add_buffer(sum_cl, FSTARPU_R)
+                        call fstarpu_codelet_set_name(sum_cl, "redux_sum" // c_null_char)
+                end if
+                d => registered_data(name)
+                call fstarpu_data_set_reduction_methods_with_args(d%handle, sum_cl, &
+                        c_loc(redux_kinds(d%kind)), zero_cl, c_loc(redux_kinds(d%kind)))
+        end subroutine op_redux_methods
 
         ! insert|task T C BUF... OPTS...: the fstarpu_task_insert argument array. Values
         ! the array points to (c_loc) must live until the call reads them: they are the

@@ -67,6 +67,27 @@ pub fn elements(call: &KernelCall, i: usize) -> Result<Vec<i64>, starpu_core::Ke
     }
 }
 
+/// The reduction methods of `redux_methods`: a sum (init 0, b0 += b1), on any interface.
+/// They run outside any scenario task, so they record no event.
+pub fn sum_reduction() -> starpu_core::data::ReductionMethods {
+    use starpu_core::Codelet;
+    starpu_core::data::ReductionMethods {
+        init: Arc::new(
+            Codelet::new("redux_zero")
+                .modes([AccessMode::W])
+                .cpu(|call| each_mut(call, 0, |_, x| *x = 0)),
+        ),
+        redux: Arc::new(
+            Codelet::new("redux_sum")
+                .modes([AccessMode::RW, AccessMode::R])
+                .cpu(|call| {
+                    let src = elements(call, 1)?;
+                    each_mut(call, 0, |k, x| *x += src[k])
+                }),
+        ),
+    }
+}
+
 fn code_of(r: &starpu_core::Result<()>) -> String {
     match r {
         Ok(()) => "OK".into(),

@@ -39,6 +39,7 @@ const OPS: &[&str] = &[
     "unregister_no_coherency",
     "invalidate",
     "seqcons",
+    "redux_methods",
     "codelet",
     "insert",
     "task",
@@ -67,6 +68,8 @@ const MODES: &[(&str, AccessMode)] = &[
         "RW|COMMUTE",
         AccessMode(AccessMode::RW.0 | AccessMode::COMMUTE.0),
     ),
+    ("REDUX", AccessMode::REDUX),
+    ("SCRATCH", AccessMode::SCRATCH),
 ];
 
 /// The canonical name of a return code.
@@ -266,6 +269,12 @@ impl Driver {
             "seqcons" => {
                 let on = num::<i32>(args[1])? != 0;
                 self.data(args[0])?.handle.set_sequential_consistency(on);
+                Ok(())
+            }
+            "redux_methods" => {
+                let h = self.data(args[0])?.handle.clone();
+                let r = h.set_reduction_methods(kernels::sum_reduction());
+                self.report("redux_methods", subject, r);
                 Ok(())
             }
             "codelet" => self.codelet(args),
