@@ -10,6 +10,7 @@ mod control;
 mod global;
 mod submit;
 mod wait;
+mod watchdog;
 
 pub use global::{global, init, is_initialized, shutdown, with_global};
 pub use submit::ReadyList;
@@ -72,6 +73,8 @@ pub struct Runtime {
     threads: Mutex<Vec<JoinHandle<()>>>,
     priority_range: (i32, i32),
     started: Instant,
+    /// Reports waiting tasks when none ends for a while (`STARPU_WATCHDOG_TIMEOUT`).
+    pub(crate) watchdog: Option<watchdog::Watchdog>,
 }
 
 mod failures;
@@ -132,6 +135,7 @@ impl Runtime {
             config.min_priority.unwrap_or(pmin),
             config.max_priority.unwrap_or(pmax),
         );
+        let config_watchdog = config.watchdog;
         let rt = Arc::new(Runtime {
             config,
             workers,
@@ -152,6 +156,7 @@ impl Runtime {
             threads: Mutex::new(Vec::new()),
             priority_range,
             started: Instant::now(),
+            watchdog: config_watchdog.map(watchdog::Watchdog::new),
         });
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
@@ -172,6 +177,12 @@ impl Runtime {
             }
         }
         drop(threads);
+        if let Err(e) = watchdog::Watchdog::start(&rt) {
+            rt.stop_workers();
+            return Err(Error::no_device(format!(
+                "cannot start the watchdog thread: {e}"
+            )));
+        }
         Ok(rt)
     }
 
@@ -220,6 +231,9 @@ impl Runtime {
         }
         for h in lock(&self.threads).drain(..) {
             let _ = h.join();
+        }
+        if let Some(w) = &self.watchdog {
+            w.stop();
         }
     }
 

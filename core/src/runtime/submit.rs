@@ -32,6 +32,7 @@ impl Runtime {
         // `admit` made this thread the one that submits `task`: the cell is empty.
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
+        self.watch_submitted(task);
         let spec = task.spec().expect("installed above");
         self.register_accesses(task, spec);
         drop(plans);
@@ -61,6 +62,7 @@ impl Runtime {
         self.admit(task, &spec)?;
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
+        self.watch_submitted(task);
         self.register_accesses(task, task.spec().expect("installed above"));
         if task.drop_pending() {
             ready.push(task.clone());

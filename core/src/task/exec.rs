@@ -178,6 +178,7 @@ fn terminate(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
             None
         }
     });
+    rt.watch_ended(task);
     let on_end = task.finish();
     for f in on_end {
         guarded(rt, task, "a completion closure", || f(task));

@@ -110,6 +110,15 @@ impl Tags {
         }
     }
 
+    /// Tags not done yet with the tasks waiting for them, for reports (the watchdog).
+    pub(crate) fn pending_waits(&self) -> Vec<(u64, Vec<TaskRef>)> {
+        self.lock()
+            .iter()
+            .filter(|(_, s)| !s.done && !s.waiting.is_empty())
+            .map(|(&id, s)| (id, s.waiting.clone()))
+            .collect()
+    }
+
     pub fn is_done(&self, id: u64) -> bool {
         self.lock().get(&id).is_some_and(|s| s.done)
     }
