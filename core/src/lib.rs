@@ -15,6 +15,7 @@ pub mod data;
 pub mod error;
 pub mod memory;
 pub mod perfmodel;
+pub mod profiling;
 pub mod runtime;
 pub mod sched;
 pub mod task;

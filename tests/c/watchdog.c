@@ -5,7 +5,7 @@
  * (the watchdog's own timeout is the only delay), then lets the tasks go and checks the
  * report's lines. */
 #include "test_common.h"
-#include <unistd.h>
+#include "stderr_capture.h"
 
 static void noop(void *buffers[], void *arg)
 {
@@ -20,27 +20,10 @@ static struct starpu_codelet reader_cl = {
 	.name = "reader",
 };
 
-static char report[16384];
-
-/* The captured stderr so far, in `report`. */
-static void read_capture(FILE *f)
-{
-	fflush(stderr);
-	rewind(f);
-	size_t n = fread(report, 1, sizeof report - 1, f);
-	report[n] = 0;
-}
-
 int main(void)
 {
 	setenv("STARPU_WATCHDOG_TIMEOUT", "100000", 1); /* 0.1 s, in microseconds */
 	unsetenv("STARPU_WATCHDOG_CRASH");
-	FILE *capture = tmpfile();
-	if (!capture) {
-		perror("tmpfile");
-		return 1;
-	}
-	int saved_stderr = dup(2);
 	tc_init();
 
 	int x = 42;
@@ -49,8 +32,9 @@ int main(void)
 	starpu_data_set_name(h, "x");
 	MUST(starpu_data_acquire(h, STARPU_RW));
 
-	fflush(stderr);
-	dup2(fileno(capture), 2);
+	struct tc_capture capture;
+	tc_capture_begin(&capture);
+	const char *report = capture.text;
 
 	MUST(starpu_task_insert(&reader_cl, STARPU_R, h, STARPU_NAME, "reader", 0));
 	starpu_tag_t one = 1;
@@ -63,7 +47,7 @@ int main(void)
 
 	/* Wait for the report: both waiting tasks named, and the end of the report. */
 	for (;;) {
-		read_capture(capture);
+		tc_capture_read(&capture);
 		if (strstr(report, "waits for tag 1") && strstr(report, "task 'reader'"))
 			break;
 		usleep(10000);
@@ -75,10 +59,7 @@ int main(void)
 	starpu_data_unregister(h);
 	starpu_shutdown();
 
-	fflush(stderr);
-	dup2(saved_stderr, 2);
-	read_capture(capture);
-	fputs(report, stderr);
+	tc_capture_end(&capture);
 
 	CHECK(strstr(report, "[starpu] watchdog: no task finished for") != NULL,
 	      "no watchdog header in the report");

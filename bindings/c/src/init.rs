@@ -133,6 +133,7 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
     int_call("starpu_init", || {
         let mut cfg = config_from(conf.as_ref())?;
         cfg.apply_env()?;
+        cfg.profiling |= crate::profiling::requested_before_init();
         if cfg.sched_policy.as_deref() == Some("help") {
             eprintln!("StarPU scheduling policies:");
             for (name, what) in starpu_core::sched::POLICIES {

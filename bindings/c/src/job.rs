@@ -37,6 +37,8 @@ pub(crate) struct Job {
     face: Option<Arc<CTask>>,
     /// `dyn_handles` / `dyn_modes` were allocated by `starpu_task_insert`.
     pub(crate) owns_dyn: bool,
+    /// `profiling_info` was allocated by the library (profiling was on at submission).
+    pub(crate) owns_profiling_info: bool,
     /// Made by `starpu_task_create` (lives in an `Owned`).
     created: bool,
     /// For created tasks: the application's reference (until destroy) plus one per
@@ -51,6 +53,7 @@ impl Job {
             slot: TaskSlot::default(),
             face: None,
             owns_dyn: false,
+            owns_profiling_info: false,
             created,
             refs: AtomicU32::new(1),
             state: AtomicU8::new(LIVE),
@@ -193,6 +196,11 @@ pub(crate) unsafe fn release_owned(t: *mut starpu_task) {
             t.dyn_handles = std::ptr::null_mut();
             t.dyn_modes = std::ptr::null_mut();
             j.owns_dyn = false;
+        }
+        if j.owns_profiling_info {
+            libc::free(t.profiling_info as *mut c_void);
+            t.profiling_info = std::ptr::null_mut();
+            j.owns_profiling_info = false;
         }
     }
 }

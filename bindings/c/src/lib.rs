@@ -22,6 +22,7 @@ pub mod job;
 pub mod memory;
 pub mod misc;
 pub mod pack;
+pub mod profiling;
 pub mod tags;
 pub mod task;
 pub mod types;

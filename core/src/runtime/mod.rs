@@ -75,6 +75,8 @@ pub struct Runtime {
     started: Instant,
     /// Reports waiting tasks when none ends for a while (`STARPU_WATCHDOG_TIMEOUT`).
     pub(crate) watchdog: Option<watchdog::Watchdog>,
+    /// Per-task and per-worker timings (`STARPU_PROFILING`).
+    pub(crate) profile: crate::profiling::Profiling,
 }
 
 mod failures;
@@ -136,6 +138,7 @@ impl Runtime {
             config.max_priority.unwrap_or(pmax),
         );
         let config_watchdog = config.watchdog;
+        let (config_profiling, config_worker_stats) = (config.profiling, config.worker_stats);
         let rt = Arc::new(Runtime {
             config,
             workers,
@@ -157,6 +160,7 @@ impl Runtime {
             priority_range,
             started: Instant::now(),
             watchdog: config_watchdog.map(watchdog::Watchdog::new),
+            profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
         });
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
