@@ -223,6 +223,34 @@ unsafe fn unref(t: *mut starpu_task) {
     }
 }
 
+/// `starpu_task_set_destroy`: sets `destroy` on a task that may be running, and frees it
+/// now if it is detached and has ended already.
+///
+/// # Safety
+/// `t` is a live task.
+pub(crate) unsafe fn set_destroy(t: *mut starpu_task) {
+    let j = job(t);
+    // Held while looking at the task: its end may free it meanwhile.
+    if j.created {
+        j.refs.fetch_add(1, Ordering::AcqRel);
+    }
+    (*t).destroy = 1;
+    // The end of a task reads `destroy` before it marks the task terminated: either it
+    // sees the flag and frees the task, or this sees the task terminated and frees it
+    // (`destroy` acts once, whoever calls it first).
+    std::sync::atomic::fence(Ordering::SeqCst);
+    let ended = j
+        .slot
+        .current()
+        .is_some_and(|c| c.is_submitted() && c.is_terminated());
+    if ended && (*t).detach != 0 {
+        destroy(t);
+    }
+    if j.created {
+        unref(t);
+    }
+}
+
 /// What `destroy` did.
 pub(crate) enum Destroyed {
     Now,

@@ -8,12 +8,14 @@
 #![allow(clippy::missing_safety_doc)] // each unsafe entry point documents its contract
 
 mod alloc;
+pub mod bound;
 pub mod codelet;
 pub mod consts;
 pub mod custom_interface;
 pub mod data;
 pub mod ffi;
 pub mod filters;
+pub mod fxt;
 pub mod init;
 pub mod insert;
 pub mod interface_copy;
@@ -25,7 +27,9 @@ pub mod pack;
 pub mod profiling;
 pub mod tags;
 pub mod task;
+pub mod task_state;
 pub mod types;
+mod unavailable;
 pub mod varargs;
 pub mod workers;
 

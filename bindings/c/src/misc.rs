@@ -85,3 +85,9 @@ pub unsafe extern "C" fn starpu_get_version(
         }
     }
 }
+
+/// `starpu_do_schedule`: asks the scheduler to push the tasks it holds back. Ready tasks
+/// go to the scheduling policy, and workers take them, as soon as they are ready: there
+/// is nothing held back to push.
+#[no_mangle]
+pub extern "C" fn starpu_do_schedule() {}

@@ -1,8 +1,10 @@
 //! Tags (`starpu_task_dep.h`).
 
 use crate::ffi::{self, int_call};
-use crate::types::starpu_tag_t;
-use libc::{c_int, c_uint};
+use crate::job::{self, CTask};
+use crate::task;
+use crate::types::{starpu_callback_func_t, starpu_tag_t, starpu_task};
+use libc::{c_int, c_uint, c_void};
 use starpu_core::Error;
 
 /// `starpu_tag_declare_deps_array`: tag `id` waits for the tags in `array`.
@@ -77,4 +79,55 @@ pub extern "C" fn starpu_tag_restart(id: starpu_tag_t) {
     if let Ok(rt) = ffi::runtime() {
         rt.tags.restart(id);
     }
+}
+
+/// `starpu_tag_get_task`: the last task submitted with tag `id`, NULL when there is none
+/// (or it was released since).
+#[no_mangle]
+pub extern "C" fn starpu_tag_get_task(id: starpu_tag_t) -> *mut starpu_task {
+    ffi::runtime()
+        .ok()
+        .and_then(|rt| rt.tags.task_of(id))
+        .and_then(|t| t.payload::<CTask>().map(CTask::ptr))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// `starpu_create_sync_task`: submits an empty task carrying tag `sync_tag`, which
+/// waits for the `ndeps` tags of `deps` and then runs `callback(callback_arg)`.
+///
+/// # Safety
+/// `deps` holds `ndeps` tags.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_create_sync_task(
+    sync_tag: starpu_tag_t,
+    ndeps: c_uint,
+    deps: *mut starpu_tag_t,
+    callback: starpu_callback_func_t,
+    callback_arg: *mut c_void,
+) {
+    let _ = int_call("starpu_create_sync_task", || {
+        if deps.is_null() && ndeps > 0 {
+            return Err(Error::invalid("deps is NULL"));
+        }
+        let list = if ndeps == 0 {
+            &[][..]
+        } else {
+            std::slice::from_raw_parts(deps, ndeps as usize)
+        };
+        ffi::runtime()?.tags.declare_deps(sync_tag, list)?;
+        let t = job::create();
+        (*t).use_tag = 1;
+        (*t).tag_id = sync_tag;
+        (*t).callback_func = callback;
+        (*t).callback_arg = callback_arg;
+        (*t).name = c"sync_task".as_ptr();
+        match task::submit(t, "starpu_create_sync_task", None) {
+            0 => Ok(()),
+            _ => {
+                // Reported by submit already; the task is the library's to free.
+                job::destroy(t);
+                Ok(())
+            }
+        }
+    });
 }
