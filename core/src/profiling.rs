@@ -218,6 +218,47 @@ impl Profiling {
     }
 }
 
+impl Profiling {
+    /// What `STARPU_WORKER_STATS` prints at shutdown: tasks per worker, and with profiling
+    /// on, the time each worker spent running tasks and sleeping.
+    pub(crate) fn worker_summary(&self, rt: &crate::runtime::Runtime) -> String {
+        use std::fmt::Write as _;
+        let mut out = format!(
+            "[starpu] worker statistics ({} policy, {:.3} s):\n",
+            rt.policy_name(),
+            rt.uptime()
+        );
+        let on = self.is_on();
+        for w in rt.workers() {
+            let _ = write!(out, "\t{}\t{} tasks", w.name, w.executed());
+            if on {
+                let c = &self.workers[w.id];
+                let _ = write!(
+                    out,
+                    "\texecuting {:.3} ms\tsleeping {:.3} ms",
+                    c.executing.load(Ordering::Relaxed) as f64 / 1e6,
+                    c.sleeping.load(Ordering::Relaxed) as f64 / 1e6
+                );
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// What `STARPU_STATS` prints at shutdown: the data still registered and the transfers
+/// between memory nodes (none: main memory is the only one).
+pub(crate) fn data_summary() -> String {
+    let handles = crate::data::registry::all();
+    let bytes: usize = handles.iter().map(|h| h.size()).sum();
+    format!(
+        "[starpu] data statistics: {} data still registered ({} bytes), all in main memory \
+         (node 0, the only memory node): no transfer between nodes\n",
+        handles.len(),
+        bytes
+    )
+}
+
 fn reset(w: &WorkerCounters, now: u64) {
     w.since.store(now, Ordering::Relaxed);
     w.executing.store(0, Ordering::Relaxed);

@@ -212,14 +212,10 @@ impl Runtime {
             }
         }
         if self.config.worker_stats {
-            eprintln!(
-                "[starpu] worker statistics ({} policy, {:.3} s):",
-                self.policy.name(),
-                self.uptime()
-            );
-            for w in self.workers.iter() {
-                eprintln!("\t{}\t{} tasks", w.name, w.executed());
-            }
+            eprint!("{}", self.profile.worker_summary(self));
+        }
+        if self.config.stats {
+            eprint!("{}", crate::profiling::data_summary());
         }
     }
 
