@@ -121,6 +121,15 @@ impl Runtime {
             cl.check_buffer(i, a.mode).map_err(in_submission)?;
         }
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
+        if mask == 0 && spec.kind == TaskKind::Normal {
+            // No implementation at all, and not STARPU_NOWHERE: StarPU answers -ENODEV (a
+            // codelet with only CUDA or OpenCL kernels on a machine without them).
+            return Err(Error::no_device(format!(
+                "task submission: codelet {} has no implementation this build can run (no CPU \
+                 function; set where = STARPU_NOWHERE for a task that runs nowhere)",
+                cl.display_name()
+            )));
+        }
         let runs = mask & !task::where_mask::NOWHERE != 0;
         if runs && spec.kind == TaskKind::Normal {
             let cpu_ok = mask & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
