@@ -6,7 +6,7 @@ use crate::ffi;
 use crate::job::{self, job};
 use crate::task::current_core;
 use crate::types::starpu_task;
-use libc::{c_int, c_uint, c_void};
+use libc::{c_int, c_uint};
 
 /// `starpu_task_finished`: 1 once the task's current submission has ended (callbacks
 /// run, successors released), 0 before or if it was never submitted.
@@ -95,7 +95,7 @@ pub unsafe extern "C" fn starpu_task_dup(task: *mut starpu_task) -> *mut starpu_
         d.cl_arg = ffi::malloc_copy(std::slice::from_raw_parts(
             d.cl_arg as *const u8,
             d.cl_arg_size,
-        )) as *mut c_void;
+        ));
     }
     d.callback_arg_free = 0;
     d.prologue_callback_arg_free = 0;
