@@ -5,7 +5,18 @@ use crate::job::{self, CTask};
 use crate::task;
 use crate::types::{starpu_callback_func_t, starpu_tag_t, starpu_task};
 use libc::{c_int, c_uint, c_void};
-use starpu_core::Error;
+
+/// The `n` tags at `p` (named `what` in errors); NULL is accepted for an empty list.
+///
+/// # Safety
+/// `p` is NULL or holds `n` tags that outlive the slice.
+unsafe fn tag_list<'a>(p: *const starpu_tag_t, n: c_uint, what: &str) -> starpu_core::Result<&'a [starpu_tag_t]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    ffi::non_null(p, what)?;
+    Ok(std::slice::from_raw_parts(p, n as usize))
+}
 
 /// `starpu_tag_declare_deps_array`: tag `id` waits for the tags in `array`.
 ///
@@ -19,15 +30,7 @@ pub unsafe extern "C" fn starpu_tag_declare_deps_array(
 ) {
     let _ = int_call("starpu_tag_declare_deps_array", || {
         let rt = ffi::runtime()?;
-        if array.is_null() && ndeps > 0 {
-            return Err(Error::invalid("array is NULL"));
-        }
-        let deps = if ndeps == 0 {
-            &[][..]
-        } else {
-            std::slice::from_raw_parts(array, ndeps as usize)
-        };
-        rt.tags.declare_deps(id, deps)
+        rt.tags.declare_deps(id, tag_list(array, ndeps, "array")?)
     });
 }
 
@@ -44,15 +47,7 @@ pub extern "C" fn starpu_tag_wait(id: starpu_tag_t) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn starpu_tag_wait_array(ntags: c_uint, ids: *mut starpu_tag_t) -> c_int {
     int_call("starpu_tag_wait_array", || {
-        if ids.is_null() && ntags > 0 {
-            return Err(Error::invalid("ids is NULL"));
-        }
-        let ids = if ntags == 0 {
-            &[][..]
-        } else {
-            std::slice::from_raw_parts(ids, ntags as usize)
-        };
-        ffi::runtime()?.tag_wait(ids)
+        ffi::runtime()?.tag_wait(tag_list(ids, ntags, "ids")?)
     })
 }
 
@@ -106,15 +101,9 @@ pub unsafe extern "C" fn starpu_create_sync_task(
     callback_arg: *mut c_void,
 ) {
     let _ = int_call("starpu_create_sync_task", || {
-        if deps.is_null() && ndeps > 0 {
-            return Err(Error::invalid("deps is NULL"));
-        }
-        let list = if ndeps == 0 {
-            &[][..]
-        } else {
-            std::slice::from_raw_parts(deps, ndeps as usize)
-        };
-        ffi::runtime()?.tags.declare_deps(sync_tag, list)?;
+        ffi::runtime()?
+            .tags
+            .declare_deps(sync_tag, tag_list(deps, ndeps, "deps")?)?;
         let t = job::create();
         (*t).use_tag = 1;
         (*t).tag_id = sync_tag;
