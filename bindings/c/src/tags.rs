@@ -10,7 +10,11 @@ use libc::{c_int, c_uint, c_void};
 ///
 /// # Safety
 /// `p` is NULL or holds `n` tags that outlive the slice.
-unsafe fn tag_list<'a>(p: *const starpu_tag_t, n: c_uint, what: &str) -> starpu_core::Result<&'a [starpu_tag_t]> {
+unsafe fn tag_list<'a>(
+    p: *const starpu_tag_t,
+    n: c_uint,
+    what: &str,
+) -> starpu_core::Result<&'a [starpu_tag_t]> {
     if n == 0 {
         return Ok(&[]);
     }
