@@ -181,13 +181,14 @@ pub(crate) fn report(rt: &Runtime, quiet: Duration) -> String {
         .collect();
 
     let mut out = String::new();
+    let pending = rt.nsubmitted();
     let _ = writeln!(
         out,
         "[starpu] watchdog: no task finished for {:.3} s (STARPU_WATCHDOG_TIMEOUT={} us) \
-         while {} tasks are pending:",
+         while {pending} {} pending:",
         quiet.as_secs_f64(),
         wd.config.timeout.as_micros(),
-        rt.nsubmitted()
+        if pending == 1 { "task is" } else { "tasks are" }
     );
     for t in &tasks {
         let what = describe(t);
