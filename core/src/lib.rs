@@ -10,6 +10,7 @@
 //! Java); it exposes a safe Rust API and no C types. Interface descriptions are
 //! `#[repr(C)]` because kernels in every language read them in place.
 
+pub mod bound;
 pub mod config;
 pub mod data;
 pub mod error;

@@ -85,6 +85,9 @@ pub(crate) struct Profiling {
     workers: Box<[WorkerCounters]>,
     /// Tasks run per codelet name, per worker.
     codelets: Mutex<HashMap<String, Vec<u64>>>,
+    /// Tasks are recorded for the theoretical bound (`starpu_bound_start`).
+    recording: AtomicBool,
+    bound: Mutex<crate::bound::BoundRecord>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -98,6 +101,8 @@ impl Profiling {
             count_codelets: worker_stats,
             workers: (0..nworkers).map(|_| WorkerCounters::default()).collect(),
             codelets: Mutex::new(HashMap::new()),
+            recording: AtomicBool::new(false),
+            bound: Mutex::new(Default::default()),
         };
         p.reset_workers();
         p
@@ -136,35 +141,48 @@ impl Profiling {
     /// `worker` starts running `task`; the start time, if profiling is on.
     #[inline]
     pub(crate) fn started(&self, task: &Task, worker: usize) -> Option<u64> {
-        if !self.is_on() {
+        let recording = self.recording.load(Ordering::Relaxed);
+        if !self.is_on() && !recording {
             return None;
         }
         let now = now_ns();
-        let times = task.times();
-        times.start.store(now, Ordering::Release);
-        times.worker.store(worker as u32 + 1, Ordering::Release);
+        if self.is_on() {
+            let times = task.times();
+            times.start.store(now, Ordering::Release);
+            times.worker.store(worker as u32 + 1, Ordering::Release);
+        }
         Some(now)
     }
 
     /// `worker` ran `task` (whose run started at `start` if profiling was on then).
     #[inline]
     pub(crate) fn ended(&self, task: &Task, worker: usize, start: Option<u64>) {
+        let on = self.is_on();
         if let Some(start) = start {
+            // One clock reading for the task's end, its worker's time and the bound.
             let now = now_ns();
-            task.times().end.store(now, Ordering::Release);
-            let w = &self.workers[worker];
-            w.executing.fetch_add(now - start, Ordering::Relaxed);
-            w.executed.fetch_add(1, Ordering::Relaxed);
-            let flops = task.spec().map_or(0.0, |s| s.flops);
-            if flops != 0.0 {
-                let _ = w
-                    .flops
-                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
-                        Some((f64::from_bits(b) + flops).to_bits())
-                    });
+            if self.recording.load(Ordering::Relaxed) {
+                if let Some(cl) = task.spec().and_then(|s| s.codelet.as_ref()) {
+                    let kind = cl.name.as_deref().unwrap_or("(unnamed)");
+                    lock(&self.bound).add(kind, now.saturating_sub(start));
+                }
+            }
+            if on {
+                task.times().end.store(now, Ordering::Release);
+                let w = &self.workers[worker];
+                w.executing.fetch_add(now - start, Ordering::Relaxed);
+                w.executed.fetch_add(1, Ordering::Relaxed);
+                let flops = task.spec().map_or(0.0, |s| s.flops);
+                if flops != 0.0 {
+                    let _ = w
+                        .flops
+                        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                            Some((f64::from_bits(b) + flops).to_bits())
+                        });
+                }
             }
         }
-        if start.is_some() || self.count_codelets {
+        if (start.is_some() && on) || self.count_codelets {
             let name = task
                 .spec()
                 .and_then(|s| s.codelet.as_ref())
@@ -282,6 +300,26 @@ impl crate::runtime::Runtime {
     /// its counters start again from now (`starpu_profiling_worker_get_info`).
     pub fn take_worker_profile(&self, worker: usize) -> Option<WorkerProfile> {
         self.profile.take_worker(worker)
+    }
+
+    /// Starts recording tasks for the theoretical bound, forgetting earlier records
+    /// (`starpu_bound_start`); `deps`: dependencies are asked for too.
+    pub fn bound_start(&self, deps: bool) {
+        *lock(&self.profile.bound) = crate::bound::BoundRecord {
+            deps,
+            ..Default::default()
+        };
+        self.profile.recording.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops recording (`starpu_bound_stop`).
+    pub fn bound_stop(&self) {
+        self.profile.recording.store(false, Ordering::SeqCst);
+    }
+
+    /// The linear program of what was recorded, over this runtime's workers.
+    pub fn bound_problem(&self) -> crate::bound::BoundProblem {
+        lock(&self.profile.bound).problem(self.workers().len())
     }
 
     /// How many tasks of the codelet named `name` each worker ran (counted while profiling
