@@ -60,6 +60,8 @@ pub struct Config {
     pub stats: bool,
     /// Report waiting tasks when none finished for a while (`STARPU_WATCHDOG_TIMEOUT`).
     pub watchdog: Option<WatchdogConfig>,
+    /// Count for the performance counters from the start (`conf.start_perf_counter_collection`).
+    pub perf_counters: bool,
 }
 
 /// What the watchdog is told by `STARPU_WATCHDOG_TIMEOUT`, `_CRASH` and `_DELAY`.
@@ -97,6 +99,7 @@ impl Default for Config {
             profiling: false,
             stats: false,
             watchdog: None,
+            perf_counters: false,
         }
     }
 }

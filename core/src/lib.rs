@@ -12,6 +12,7 @@
 
 pub mod bound;
 pub mod config;
+pub mod counters;
 pub mod data;
 pub mod error;
 pub mod memory;

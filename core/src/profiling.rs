@@ -286,6 +286,31 @@ fn reset(w: &WorkerCounters, now: u64) {
 }
 
 impl crate::runtime::Runtime {
+    /// A task is being submitted: profiling and counters take note.
+    #[inline]
+    pub(crate) fn note_submitted(&self, task: &Task) {
+        self.profile.submitted(task);
+        self.counters.submitted(self.nsubmitted());
+    }
+
+    /// `worker` starts running `task`: the start time, if anything measures it.
+    #[inline]
+    pub(crate) fn task_starts(&self, task: &Task, worker: usize) -> Option<u64> {
+        self.profile
+            .started(task, worker)
+            .or_else(|| self.counters.is_active().then(now_ns))
+    }
+
+    /// `worker` ran `task`, started at `start` (see `task_starts`).
+    #[inline]
+    pub(crate) fn task_ran(&self, task: &Task, worker: usize, start: Option<u64>) {
+        self.profile.ended(task, worker, start);
+        if let Some(start) = start.filter(|_| self.counters.is_active()) {
+            self.counters
+                .ran(self, task, worker, now_ns().saturating_sub(start));
+        }
+    }
+
     /// Whether profiling is on (`starpu_profiling_status_get`).
     pub fn profiling(&self) -> bool {
         self.profile.is_on()

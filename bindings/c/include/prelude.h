@@ -77,6 +77,24 @@ enum starpu_perfmodel_type
 	STARPU_MULTIPLE_REGRESSION_BASED
 };
 
+/* Performance counters (starpu_perf_monitoring.h). */
+enum starpu_perf_counter_scope
+{
+	starpu_perf_counter_scope_undefined = 0,
+	starpu_perf_counter_scope_global = 1,
+	starpu_perf_counter_scope_per_worker = 2,
+	starpu_perf_counter_scope_per_codelet = 3
+};
+
+enum starpu_perf_counter_type
+{
+	starpu_perf_counter_type_undefined = 0,
+	starpu_perf_counter_type_int32 = 1,
+	starpu_perf_counter_type_int64 = 2,
+	starpu_perf_counter_type_float = 3,
+	starpu_perf_counter_type_double = 4
+};
+
 enum starpu_worker_archtype
 {
 	STARPU_CPU_WORKER = 0,

@@ -124,6 +124,7 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
         cfg.max_priority = Some(c.global_sched_ctx_max_priority);
     }
     cfg.precedence_over_env = c.precedence_over_environment_variables != 0;
+    cfg.perf_counters = c.start_perf_counter_collection > 0;
     Ok(cfg)
 }
 

@@ -24,6 +24,7 @@ pub mod job;
 pub mod memory;
 pub mod misc;
 pub mod pack;
+pub mod perf_counters;
 pub mod profiling;
 pub mod tags;
 pub mod task;

@@ -77,6 +77,8 @@ pub struct Runtime {
     pub(crate) watchdog: Option<watchdog::Watchdog>,
     /// Per-task and per-worker timings (`STARPU_PROFILING`).
     pub(crate) profile: crate::profiling::Profiling,
+    /// Performance counters and their listeners (`starpu_perf_counter_*`).
+    pub(crate) counters: crate::counters::Counters,
 }
 
 mod failures;
@@ -139,6 +141,7 @@ impl Runtime {
         );
         let config_watchdog = config.watchdog;
         let (config_profiling, config_worker_stats) = (config.profiling, config.worker_stats);
+        let config_perf_counters = config.perf_counters;
         let rt = Arc::new(Runtime {
             config,
             workers,
@@ -161,6 +164,7 @@ impl Runtime {
             started: Instant::now(),
             watchdog: config_watchdog.map(watchdog::Watchdog::new),
             profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
+            counters: crate::counters::Counters::new(ncpus, config_perf_counters),
         });
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {

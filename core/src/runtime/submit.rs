@@ -33,7 +33,7 @@ impl Runtime {
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
         self.watch_submitted(task);
-        self.profile.submitted(task);
+        self.note_submitted(task);
         let spec = task.spec().expect("installed above");
         self.register_accesses(task, spec);
         drop(plans);

@@ -60,11 +60,11 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
         });
     }
     let node = rt.workers[worker_id].node;
-    let started = rt.profile.started(&task, worker_id);
+    let started = rt.task_starts(&task, worker_id);
     if let Err(e) = run_kernel(rt, worker_id, node, &task, spec) {
         fail(rt, &task, e);
     }
-    rt.profile.ended(&task, worker_id, started);
+    rt.task_ran(&task, worker_id, started);
     rt.workers[worker_id]
         .executed
         .fetch_add(1, Ordering::Relaxed);
