@@ -53,6 +53,26 @@ pub struct Config {
     pub precedence_over_env: bool,
     /// Print how many tasks each worker ran, at shutdown (`STARPU_WORKER_STATS`).
     pub worker_stats: bool,
+    /// Collect per-task and per-worker timings (`STARPU_PROFILING`,
+    /// `starpu_profiling_status_set`).
+    pub profiling: bool,
+    /// Print data statistics at shutdown (`STARPU_STATS`).
+    pub stats: bool,
+    /// Report waiting tasks when none finished for a while (`STARPU_WATCHDOG_TIMEOUT`).
+    pub watchdog: Option<WatchdogConfig>,
+    /// Count for the performance counters from the start (`conf.start_perf_counter_collection`).
+    pub perf_counters: bool,
+}
+
+/// What the watchdog is told by `STARPU_WATCHDOG_TIMEOUT`, `_CRASH` and `_DELAY`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WatchdogConfig {
+    /// Report when no task finished for this long while tasks are pending.
+    pub timeout: std::time::Duration,
+    /// Abort the process after the first report (`STARPU_WATCHDOG_CRASH`).
+    pub crash: bool,
+    /// Start watching only this long after init (`STARPU_WATCHDOG_DELAY`).
+    pub delay: std::time::Duration,
 }
 
 impl Default for Config {
@@ -76,6 +96,10 @@ impl Default for Config {
             max_priority: None,
             precedence_over_env: false,
             worker_stats: false,
+            profiling: false,
+            stats: false,
+            watchdog: None,
+            perf_counters: false,
         }
     }
 }
@@ -155,6 +179,13 @@ impl Config {
         if let Some(v) = env_flag("STARPU_WORKER_STATS")? {
             self.worker_stats = v;
         }
+        if let Some(v) = env_flag("STARPU_PROFILING")? {
+            self.profiling = v;
+        }
+        if let Some(v) = env_flag("STARPU_STATS")? {
+            self.stats = v;
+        }
+        self.watchdog = watchdog_from_env()?.or(self.watchdog);
         if let Some(v) = env_int("STARPU_CALIBRATE")? {
             self.calibrate = v as i32;
         }
@@ -200,6 +231,28 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// The watchdog settings, in microseconds as StarPU reads them; `None` unless
+/// `STARPU_WATCHDOG_TIMEOUT` is a positive number.
+fn watchdog_from_env() -> Result<Option<WatchdogConfig>> {
+    let us = |name: &str| -> Result<u64> {
+        match env_int(name)? {
+            Some(v) if v < 0 => Err(Error::invalid(format!(
+                "{name}={v}: a duration in microseconds cannot be negative"
+            ))),
+            v => Ok(v.unwrap_or(0) as u64),
+        }
+    };
+    let timeout = us("STARPU_WATCHDOG_TIMEOUT")?;
+    if timeout == 0 {
+        return Ok(None);
+    }
+    Ok(Some(WatchdogConfig {
+        timeout: std::time::Duration::from_micros(timeout),
+        crash: env_flag("STARPU_WATCHDOG_CRASH")?.unwrap_or(false),
+        delay: std::time::Duration::from_micros(us("STARPU_WATCHDOG_DELAY")?),
+    }))
 }
 
 #[cfg(test)]

@@ -10,11 +10,14 @@
 //! Java); it exposes a safe Rust API and no C types. Interface descriptions are
 //! `#[repr(C)]` because kernels in every language read them in place.
 
+pub mod bound;
 pub mod config;
+pub mod counters;
 pub mod data;
 pub mod error;
 pub mod memory;
 pub mod perfmodel;
+pub mod profiling;
 pub mod runtime;
 pub mod sched;
 pub mod task;

@@ -237,9 +237,11 @@ fn park(rt: &Runtime, id: usize) {
     // its task here.
     fence(Ordering::SeqCst);
     if !(rt.has_work(id) || rt.is_stopping()) {
+        let asleep = rt.profile.sleeps();
         while me.sleeping.load(Ordering::SeqCst) && !rt.is_stopping() {
             std::thread::park();
         }
+        rt.profile.woke(id, asleep);
     }
     me.sleeping.store(false, Ordering::SeqCst);
     rt.nsleeping.fetch_sub(1, Ordering::SeqCst);

@@ -403,6 +403,41 @@ static inline int starpu_get_env_number_default(const char *str, int defval)
 	return starpu_getenv_number_default(str, defval);
 }
 
+/* ==== Timespec arithmetic (starpu_profiling.h) ==== */
+#define STARPU_NS_PER_S 1000000000
+static inline void starpu_timespec_clear(struct timespec *tsp)
+{
+	tsp->tv_sec = 0;
+	tsp->tv_nsec = 0;
+}
+/* result = a + b */
+static inline void starpu_timespec_add(struct timespec *a, struct timespec *b, struct timespec *result)
+{
+	result->tv_sec = a->tv_sec + b->tv_sec;
+	result->tv_nsec = a->tv_nsec + b->tv_nsec;
+	if (result->tv_nsec >= STARPU_NS_PER_S) {
+		result->tv_sec++;
+		result->tv_nsec -= STARPU_NS_PER_S;
+	}
+}
+/* result += a */
+static inline void starpu_timespec_accumulate(struct timespec *result, struct timespec *a)
+{
+	starpu_timespec_add(result, a, result);
+}
+/* result = a - b */
+static inline void starpu_timespec_sub(const struct timespec *a, const struct timespec *b, struct timespec *result)
+{
+	result->tv_sec = a->tv_sec - b->tv_sec;
+	result->tv_nsec = a->tv_nsec - b->tv_nsec;
+	if (result->tv_nsec < 0) {
+		result->tv_sec--;
+		result->tv_nsec += STARPU_NS_PER_S;
+	}
+}
+#define starpu_timespec_cmp(a, b, CMP) \
+	(((a)->tv_sec == (b)->tv_sec) ? ((a)->tv_nsec CMP (b)->tv_nsec) : ((a)->tv_sec CMP (b)->tv_sec))
+
 #ifdef __cplusplus
 }
 #endif

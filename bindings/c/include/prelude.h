@@ -77,14 +77,35 @@ enum starpu_perfmodel_type
 	STARPU_MULTIPLE_REGRESSION_BASED
 };
 
+/* Performance counters (starpu_perf_monitoring.h). */
+enum starpu_perf_counter_scope
+{
+	starpu_perf_counter_scope_undefined = 0,
+	starpu_perf_counter_scope_global = 1,
+	starpu_perf_counter_scope_per_worker = 2,
+	starpu_perf_counter_scope_per_codelet = 3
+};
+
+enum starpu_perf_counter_type
+{
+	starpu_perf_counter_type_undefined = 0,
+	starpu_perf_counter_type_int32 = 1,
+	starpu_perf_counter_type_int64 = 2,
+	starpu_perf_counter_type_float = 3,
+	starpu_perf_counter_type_double = 4
+};
+
 enum starpu_worker_archtype
 {
 	STARPU_CPU_WORKER = 0,
 	STARPU_CUDA_WORKER = 1,
 	STARPU_OPENCL_WORKER = 2,
+	STARPU_MIC_WORKER = 3, /* StarPU 1.3's, kept so 1.3 programs compile; never present */
 	STARPU_MAX_FPGA_WORKER = 4,
 	STARPU_MPI_SC_WORKER = 5,
+	STARPU_MPI_MS_WORKER = 5, /* StarPU 1.4's name of STARPU_MPI_SC_WORKER */
 	STARPU_TCPIP_SC_WORKER = 6,
+	STARPU_TCPIP_MS_WORKER = 6, /* StarPU 1.4's name of STARPU_TCPIP_SC_WORKER */
 	STARPU_HIP_WORKER = 7,
 	STARPU_SYCL_WORKER = 8,
 	STARPU_NARCH = 9,
@@ -118,7 +139,9 @@ enum starpu_node_kind
 	STARPU_MAX_FPGA_RAM = 5,
 	STARPU_HIP_RAM = 6,
 	STARPU_MPI_SC_RAM = 7,
+	STARPU_MPI_MS_RAM = 7, /* StarPU 1.4's name */
 	STARPU_TCPIP_SC_RAM = 8,
+	STARPU_TCPIP_MS_RAM = 8, /* StarPU 1.4's name */
 	STARPU_SYCL_RAM = 9
 };
 

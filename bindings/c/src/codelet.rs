@@ -210,3 +210,13 @@ pub unsafe extern "C" fn starpu_codelet_init(cl: *mut starpu_codelet) {
         std::ptr::write_bytes(cl, 0, 1);
     }
 }
+
+/// `starpu_codelet_nop`: a codelet that runs nowhere (`STARPU_NOWHERE`), for tasks that
+/// only carry dependencies or tags. The application may change it, as in StarPU.
+#[no_mangle]
+pub static mut starpu_codelet_nop: starpu_codelet = starpu_codelet {
+    r#where: crate::consts::STARPU_NOWHERE as u32,
+    name: c"starpu_codelet_nop".as_ptr(),
+    // SAFETY: zero is a valid value of every other field (NULL pointers, no functions).
+    ..unsafe { std::mem::zeroed() }
+};

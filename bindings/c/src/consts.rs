@@ -14,6 +14,11 @@ pub const STARPU_OPENCL: u64 = 1 << 6;
 pub const STARPU_MAX_FPGA: u64 = 1 << 8;
 pub const STARPU_MPI_SC: u64 = 1 << 9;
 pub const STARPU_TCPIP_SC: u64 = 1 << 10;
+/// StarPU 1.4's names of `STARPU_MPI_SC` / `STARPU_TCPIP_SC` (master renamed them).
+pub const STARPU_MPI_MS: u64 = STARPU_MPI_SC;
+pub const STARPU_TCPIP_MS: u64 = STARPU_TCPIP_SC;
+/// StarPU 1.3's Xeon Phi bit, kept so 1.3 programs compile; no worker has it.
+pub const STARPU_MIC: u64 = 1 << 7;
 pub const STARPU_HIP: u64 = 1 << 11;
 pub const STARPU_SYCL: u64 = 1 << 12;
 

@@ -31,6 +31,7 @@ pub unsafe extern "C" fn starpu_conf_init(conf: *mut starpu_conf) -> c_int {
         &mut c.nsycl,
         &mut c.nmic,
         &mut c.nmpi_ms,
+        &mut c.ntcpip_ms,
         &mut c.calibrate,
         &mut c.bus_calibrate,
         &mut c.single_combined_worker,
@@ -42,6 +43,8 @@ pub unsafe extern "C" fn starpu_conf_init(conf: *mut starpu_conf) -> c_int {
         &mut c.disable_asynchronous_max_fpga_copy,
         &mut c.disable_asynchronous_mpi_sc_copy,
         &mut c.disable_asynchronous_tcpip_sc_copy,
+        &mut c.disable_asynchronous_mpi_ms_copy,
+        &mut c.disable_asynchronous_tcpip_ms_copy,
         &mut c.enable_map,
         &mut c.catch_signals,
         &mut c.data_locality_enforce,
@@ -72,6 +75,7 @@ pub unsafe extern "C" fn starpu_conf_noworker(conf: *mut starpu_conf) -> c_int {
     c.nsycl = 0;
     c.nmic = 0;
     c.nmpi_ms = 0;
+    c.ntcpip_ms = 0;
     0
 }
 
@@ -120,6 +124,7 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
         cfg.max_priority = Some(c.global_sched_ctx_max_priority);
     }
     cfg.precedence_over_env = c.precedence_over_environment_variables != 0;
+    cfg.perf_counters = c.start_perf_counter_collection > 0;
     Ok(cfg)
 }
 
@@ -133,6 +138,7 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
     int_call("starpu_init", || {
         let mut cfg = config_from(conf.as_ref())?;
         cfg.apply_env()?;
+        cfg.profiling |= crate::profiling::requested_before_init();
         if cfg.sched_policy.as_deref() == Some("help") {
             eprintln!("StarPU scheduling policies:");
             for (name, what) in starpu_core::sched::POLICIES {
@@ -183,6 +189,13 @@ pub extern "C" fn starpu_wait_initialized() {}
 #[no_mangle]
 pub extern "C" fn starpu_shutdown() {
     let _ = int_call("starpu_shutdown", starpu_core::runtime::shutdown);
+}
+
+/// `starpu_is_paused`: 1 while workers are paused (`starpu_pause` not yet matched by
+/// `starpu_resume`), 0 otherwise or without a runtime.
+#[no_mangle]
+pub extern "C" fn starpu_is_paused() -> c_int {
+    ffi::runtime().is_ok_and(|rt| rt.is_paused()) as c_int
 }
 
 /// `starpu_pause`: workers take no new task until `starpu_resume`.

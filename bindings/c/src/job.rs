@@ -37,6 +37,8 @@ pub(crate) struct Job {
     face: Option<Arc<CTask>>,
     /// `dyn_handles` / `dyn_modes` were allocated by `starpu_task_insert`.
     pub(crate) owns_dyn: bool,
+    /// `profiling_info` was allocated by the library (profiling was on at submission).
+    pub(crate) owns_profiling_info: bool,
     /// Made by `starpu_task_create` (lives in an `Owned`).
     created: bool,
     /// For created tasks: the application's reference (until destroy) plus one per
@@ -51,6 +53,7 @@ impl Job {
             slot: TaskSlot::default(),
             face: None,
             owns_dyn: false,
+            owns_profiling_info: false,
             created,
             refs: AtomicU32::new(1),
             state: AtomicU8::new(LIVE),
@@ -194,6 +197,11 @@ pub(crate) unsafe fn release_owned(t: *mut starpu_task) {
             t.dyn_modes = std::ptr::null_mut();
             j.owns_dyn = false;
         }
+        if j.owns_profiling_info {
+            libc::free(t.profiling_info as *mut c_void);
+            t.profiling_info = std::ptr::null_mut();
+            j.owns_profiling_info = false;
+        }
     }
 }
 
@@ -212,6 +220,34 @@ unsafe fn unref(t: *mut starpu_task) {
     if pool().push(owned as usize).is_err() {
         std::alloc::dealloc(owned as *mut u8, std::alloc::Layout::new::<Owned>());
         FREED.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// `starpu_task_set_destroy`: sets `destroy` on a task that may be running, and frees it
+/// now if it is detached and has ended already.
+///
+/// # Safety
+/// `t` is a live task.
+pub(crate) unsafe fn set_destroy(t: *mut starpu_task) {
+    let j = job(t);
+    // Held while looking at the task: its end may free it meanwhile.
+    if j.created {
+        j.refs.fetch_add(1, Ordering::AcqRel);
+    }
+    (*t).destroy = 1;
+    // The end of a task reads `destroy` before it marks the task terminated: either it
+    // sees the flag and frees the task, or this sees the task terminated and frees it
+    // (`destroy` acts once, whoever calls it first).
+    std::sync::atomic::fence(Ordering::SeqCst);
+    let ended = j
+        .slot
+        .current()
+        .is_some_and(|c| c.is_submitted() && c.is_terminated());
+    if ended && (*t).detach != 0 {
+        destroy(t);
+    }
+    if j.created {
+        unref(t);
     }
 }
 

@@ -9,12 +9,14 @@
 
 mod alloc;
 pub mod arbiter;
+pub mod bound;
 pub mod codelet;
 pub mod consts;
 pub mod custom_interface;
 pub mod data;
 pub mod ffi;
 pub mod filters;
+pub mod fxt;
 pub mod init;
 pub mod insert;
 pub mod interface_copy;
@@ -23,11 +25,15 @@ pub mod job;
 pub mod memory;
 pub mod misc;
 pub mod pack;
+pub mod perf_counters;
 pub mod perfmodel;
+pub mod profiling;
 pub mod redux;
 pub mod tags;
 pub mod task;
+pub mod task_state;
 pub mod types;
+mod unavailable;
 pub mod varargs;
 pub mod workers;
 

@@ -1,21 +1,7 @@
-//! Helpers of `starpu_helper.h`, `starpu_util.h` and `starpu_profiling.h`: time, sleep,
-//! environment, iteration markers.
+//! Helpers of `starpu_helper.h`, `starpu_util.h` and `starpu_profiling.h`: timespec
+//! conversions, sleep, environment, iteration markers (profiling itself: profiling.rs).
 
 use libc::{c_char, c_int, c_long};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::OnceLock;
-use std::time::Instant;
-
-fn epoch() -> Instant {
-    static START: OnceLock<Instant> = OnceLock::new();
-    *START.get_or_init(Instant::now)
-}
-
-/// `starpu_timing_now`: microseconds on a monotonic clock.
-#[no_mangle]
-pub extern "C" fn starpu_timing_now() -> f64 {
-    epoch().elapsed().as_secs_f64() * 1e6
-}
 
 /// `starpu_timing_timespec_delay_us`.
 ///
@@ -82,20 +68,6 @@ pub extern "C" fn starpu_iteration_pop() {
     });
 }
 
-static PROFILING: AtomicI32 = AtomicI32::new(0);
-
-/// `starpu_profiling_status_set`: returns the previous status.
-#[no_mangle]
-pub extern "C" fn starpu_profiling_status_set(status: c_int) -> c_int {
-    PROFILING.swap(status, Ordering::Relaxed)
-}
-
-/// `starpu_profiling_status_get`.
-#[no_mangle]
-pub extern "C" fn starpu_profiling_status_get() -> c_int {
-    PROFILING.load(Ordering::Relaxed)
-}
-
 /// `starpu_get_version`: the StarPU API version this library implements (the
 /// `STARPU_*_VERSION` macros of starpu_config.h).
 ///
@@ -113,3 +85,9 @@ pub unsafe extern "C" fn starpu_get_version(
         }
     }
 }
+
+/// `starpu_do_schedule`: asks the scheduler to push the tasks it holds back. Ready tasks
+/// go to the scheduling policy, and workers take them, as soon as they are ready: there
+/// is nothing held back to push.
+#[no_mangle]
+pub extern "C" fn starpu_do_schedule() {}

@@ -108,6 +108,7 @@ impl TaskHooks for CTask {
     fn completed(&self, task: &Task) {
         let t = self.ptr();
         unsafe {
+            crate::profiling::fill_task_info(t, task);
             (*t).status = consts::STATUS_FINISHED;
             (*t).failed = task.has_failed() as u32;
             if let Some(f) = (*t).epilogue_callback_func {
@@ -120,6 +121,7 @@ impl TaskHooks for CTask {
             if let Some(f) = cb {
                 f((*t).callback_arg);
             }
+            crate::profiling::callback_ended(t);
         }
     }
 
@@ -285,7 +287,13 @@ pub(crate) unsafe fn submit(
         let core = next_core(t)?;
         (*t).status = consts::STATUS_BLOCKED;
         let synchronous = spec.synchronous;
-        ffi::with_runtime(|rt| rt.submit(&core, spec))?;
+        ffi::with_runtime(|rt| {
+            if rt.profiling() && (*t).profiling_info.is_null() {
+                (*t).profiling_info = crate::profiling::new_task_info();
+                job(t).owns_profiling_info = true;
+            }
+            rt.submit(&core, spec)
+        })?;
         if synchronous && (*t).destroy != 0 {
             job::destroy(t);
         }

@@ -440,9 +440,16 @@ pub struct starpu_conf {
     pub ntcpip_sc: c_int,
     pub nhip: c_int,
     pub nsycl: c_int,
-    /// StarPU 1.3 names of devices this build does not drive, kept so 1.3 programs compile.
+    /// StarPU 1.3 and 1.4 names of devices this build does not drive (master renamed
+    /// `*_ms` to `*_sc`), kept so programs of every era compile; like the `_sc` fields,
+    /// they ask for workers this build does not have.
     pub nmic: c_int,
     pub nmpi_ms: c_int,
+    pub ntcpip_ms: c_int,
+    pub use_explicit_workers_mpi_ms_deviceid: c_uint,
+    pub workers_mpi_ms_deviceid: [c_uint; STARPU_NMAXWORKERS],
+    pub disable_asynchronous_mpi_ms_copy: c_int,
+    pub disable_asynchronous_tcpip_ms_copy: c_int,
     pub use_explicit_workers_bindid: c_uint,
     pub workers_bindid: [c_uint; STARPU_NMAXWORKERS],
     pub use_explicit_workers_cuda_gpuid: c_uint,

@@ -24,7 +24,8 @@ impl Runtime {
         }
     }
 
-    pub(crate) fn is_paused(&self) -> bool {
+    /// Whether workers are paused (`starpu_is_paused`).
+    pub fn is_paused(&self) -> bool {
         self.paused.load(Ordering::Relaxed) > 0
     }
 

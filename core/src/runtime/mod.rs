@@ -10,6 +10,7 @@ mod control;
 mod global;
 mod submit;
 mod wait;
+mod watchdog;
 
 pub use global::{global, init, is_initialized, shutdown, with_global};
 pub use submit::ReadyList;
@@ -72,6 +73,12 @@ pub struct Runtime {
     threads: Mutex<Vec<JoinHandle<()>>>,
     priority_range: (i32, i32),
     started: Instant,
+    /// Reports waiting tasks when none ends for a while (`STARPU_WATCHDOG_TIMEOUT`).
+    pub(crate) watchdog: Option<watchdog::Watchdog>,
+    /// Per-task and per-worker timings (`STARPU_PROFILING`).
+    pub(crate) profile: crate::profiling::Profiling,
+    /// Performance counters and their listeners (`starpu_perf_counter_*`).
+    pub(crate) counters: crate::counters::Counters,
 }
 
 mod failures;
@@ -132,6 +139,9 @@ impl Runtime {
             config.min_priority.unwrap_or(pmin),
             config.max_priority.unwrap_or(pmax),
         );
+        let config_watchdog = config.watchdog;
+        let (config_profiling, config_worker_stats) = (config.profiling, config.worker_stats);
+        let config_perf_counters = config.perf_counters;
         let rt = Arc::new(Runtime {
             config,
             workers,
@@ -152,6 +162,9 @@ impl Runtime {
             threads: Mutex::new(Vec::new()),
             priority_range,
             started: Instant::now(),
+            watchdog: config_watchdog.map(watchdog::Watchdog::new),
+            profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
+            counters: crate::counters::Counters::new(ncpus, config_perf_counters),
         });
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
@@ -173,6 +186,12 @@ impl Runtime {
         }
         drop(threads);
         crate::perfmodel::settings::runtime_started(&rt.config);
+        if let Err(e) = watchdog::Watchdog::start(&rt) {
+            rt.stop_workers();
+            return Err(Error::no_device(format!(
+                "cannot start the watchdog thread: {e}"
+            )));
+        }
         Ok(rt)
     }
 
@@ -203,14 +222,10 @@ impl Runtime {
             }
         }
         if self.config.worker_stats {
-            eprintln!(
-                "[starpu] worker statistics ({} policy, {:.3} s):",
-                self.policy.name(),
-                self.uptime()
-            );
-            for w in self.workers.iter() {
-                eprintln!("\t{}\t{} tasks", w.name, w.executed());
-            }
+            eprint!("{}", self.profile.worker_summary(self));
+        }
+        if self.config.stats {
+            eprint!("{}", crate::profiling::data_summary());
         }
     }
 
@@ -226,6 +241,9 @@ impl Runtime {
         }
         for h in lock(&self.threads).drain(..) {
             let _ = h.join();
+        }
+        if let Some(w) = &self.watchdog {
+            w.stop();
         }
     }
 

@@ -32,6 +32,8 @@ impl Runtime {
         // `admit` made this thread the one that submits `task`: the cell is empty.
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
+        self.watch_submitted(task);
+        self.note_submitted(task);
         let spec = task.spec().expect("installed above");
         self.register_accesses(task, spec);
         drop(plans);
@@ -61,6 +63,7 @@ impl Runtime {
         self.admit(task, &spec)?;
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
+        self.watch_submitted(task);
         self.register_accesses(task, task.spec().expect("installed above"));
         if task.drop_pending() {
             ready.push(task.clone());
@@ -121,6 +124,15 @@ impl Runtime {
             cl.check_buffer(i, a.mode).map_err(in_submission)?;
         }
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
+        if mask == 0 && spec.kind == TaskKind::Normal {
+            // No implementation at all, and not STARPU_NOWHERE: StarPU answers -ENODEV (a
+            // codelet with only CUDA or OpenCL kernels on a machine without them).
+            return Err(Error::no_device(format!(
+                "task submission: codelet {} has no implementation this build can run (no CPU \
+                 function; set where = STARPU_NOWHERE for a task that runs nowhere)",
+                cl.display_name()
+            )));
+        }
         let runs = mask & !task::where_mask::NOWHERE != 0;
         if runs && spec.kind == TaskKind::Normal {
             let cpu_ok = mask & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();

@@ -59,6 +59,7 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
         });
     }
     let node = rt.workers[worker_id].node;
+    let started = rt.task_starts(&task, worker_id);
     let measured = match run_kernel(rt, worker_id, node, &task, spec) {
         Ok(times) => times.map(|t| t.micros()),
         Err(e) => {
@@ -66,6 +67,7 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
             None
         }
     };
+    rt.task_ran(&task, worker_id, started);
     rt.policy.task_done(worker_id, &task, measured);
     rt.workers[worker_id]
         .executed
@@ -193,6 +195,7 @@ fn terminate(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
             None
         }
     });
+    rt.watch_ended(task);
     let on_end = task.finish();
     for f in on_end {
         guarded(rt, task, "a completion closure", || f(task));

@@ -101,6 +101,12 @@ impl Task {
         ends
     }
 
+    /// The tasks waiting for this one's data and for its end, for reports (the watchdog).
+    pub(crate) fn successors_snapshot(&self) -> (Vec<TaskRef>, Vec<TaskRef>) {
+        let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+        (s.data_list.to_vec(), s.list.to_vec())
+    }
+
     /// Removes one pending dependency; true when it was the last one.
     pub(crate) fn drop_pending(&self) -> bool {
         self.pending.fetch_sub(1, Ordering::AcqRel) == 1

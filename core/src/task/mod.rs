@@ -199,6 +199,8 @@ pub struct Task {
 struct Extra {
     failure: Mutex<Option<Error>>,
     closures: Mutex<Closures>,
+    /// Filled while profiling is on.
+    times: crate::profiling::TaskTimes,
 }
 
 mod has {
@@ -257,6 +259,18 @@ impl Task {
 
     fn extra(&self) -> &Extra {
         self.extra.get_or_init(Box::default)
+    }
+
+    /// The task's profiling record (allocates the task's extras).
+    pub(crate) fn times(&self) -> &crate::profiling::TaskTimes {
+        &self.extra().times
+    }
+
+    /// When the task was submitted, started and ended, and on which worker, as far as
+    /// profiling recorded it (`task->profiling_info`); `None` if it recorded nothing.
+    pub fn profiling_times(&self) -> Option<crate::profiling::TaskTimesSnapshot> {
+        let s = self.extra.get()?.times.snapshot();
+        (s.submit_ns != 0 || s.start_ns != 0).then_some(s)
     }
 
     fn closures(&self) -> MutexGuard<'_, Closures> {

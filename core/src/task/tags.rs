@@ -17,6 +17,8 @@ struct TagState {
     deps: Vec<u64>,
     /// Tasks waiting for this tag to be done.
     waiting: Vec<TaskRef>,
+    /// The last task submitted with this tag (`starpu_tag_get_task`).
+    carrier: Option<std::sync::Weak<super::Task>>,
 }
 
 /// How many tags a cycle search visits at most.
@@ -83,6 +85,7 @@ impl Tags {
         let deps = {
             let state = map.entry(id).or_default();
             state.done = false;
+            state.carrier = Some(std::sync::Arc::downgrade(task));
             state.deps.clone()
         };
         for d in deps {
@@ -108,6 +111,20 @@ impl Tags {
                 ready.push(t);
             }
         }
+    }
+
+    /// Tags not done yet with the tasks waiting for them, for reports (the watchdog).
+    pub(crate) fn pending_waits(&self) -> Vec<(u64, Vec<TaskRef>)> {
+        self.lock()
+            .iter()
+            .filter(|(_, s)| !s.done && !s.waiting.is_empty())
+            .map(|(&id, s)| (id, s.waiting.clone()))
+            .collect()
+    }
+
+    /// The last task submitted with tag `id`, while it exists.
+    pub fn task_of(&self, id: u64) -> Option<TaskRef> {
+        self.lock().get(&id)?.carrier.as_ref()?.upgrade()
     }
 
     pub fn is_done(&self, id: u64) -> bool {

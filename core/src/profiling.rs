@@ -1,0 +1,410 @@
+//! Profiling (StarPU's `STARPU_PROFILING`, `starpu_profiling_status_set`): when on, each
+//! task records when it was submitted, started and ended and on which worker; each worker
+//! counts the tasks it ran, the time it spent running them and the time it slept; and
+//! tasks are counted per codelet and worker (`starpu_codelet_display_stats`).
+//!
+//! All of it is off by default and then costs one relaxed load per task. Times are
+//! nanoseconds on a monotonic clock since the process's first look at it ([`now_ns`]),
+//! which is also the clock of `starpu_timing_now`.
+
+use crate::task::Task;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Instant;
+
+/// Nanoseconds since the process's epoch (the first call), on a monotonic clock; never 0,
+/// so that 0 can mean "not recorded".
+pub fn now_ns() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    epoch.elapsed().as_nanos() as u64 + 1
+}
+
+/// When a task was submitted, started and ended (0: not yet), and where it ran.
+#[derive(Default)]
+pub struct TaskTimes {
+    submit: AtomicU64,
+    start: AtomicU64,
+    end: AtomicU64,
+    /// The worker's id plus one (0: not run yet).
+    worker: AtomicU32,
+}
+
+/// What [`TaskTimes`] holds, read at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TaskTimesSnapshot {
+    pub submit_ns: u64,
+    pub start_ns: u64,
+    pub end_ns: u64,
+    pub worker: Option<usize>,
+}
+
+impl TaskTimes {
+    pub fn snapshot(&self) -> TaskTimesSnapshot {
+        TaskTimesSnapshot {
+            submit_ns: self.submit.load(Ordering::Acquire),
+            start_ns: self.start.load(Ordering::Acquire),
+            end_ns: self.end.load(Ordering::Acquire),
+            worker: self
+                .worker
+                .load(Ordering::Acquire)
+                .checked_sub(1)
+                .map(|w| w as usize),
+        }
+    }
+}
+
+/// One worker's counters since profiling was (re)started for it.
+#[derive(Default)]
+struct WorkerCounters {
+    since: AtomicU64,
+    executing: AtomicU64,
+    sleeping: AtomicU64,
+    executed: AtomicU64,
+    /// f64 bits.
+    flops: AtomicU64,
+}
+
+/// One worker's profile (`struct starpu_profiling_worker_info`), durations in nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct WorkerProfile {
+    pub start_ns: u64,
+    pub total_ns: u64,
+    pub executing_ns: u64,
+    pub sleeping_ns: u64,
+    pub executed_tasks: u64,
+    pub flops: f64,
+}
+
+/// The runtime's profiling state.
+pub(crate) struct Profiling {
+    on: AtomicBool,
+    /// Counting per codelet is also wanted by `STARPU_WORKER_STATS` without profiling.
+    count_codelets: bool,
+    workers: Box<[WorkerCounters]>,
+    /// Tasks run per codelet name, per worker.
+    codelets: Mutex<HashMap<String, Vec<u64>>>,
+    /// Tasks are recorded for the theoretical bound (`starpu_bound_start`).
+    recording: AtomicBool,
+    bound: Mutex<crate::bound::BoundRecord>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Profiling {
+    pub(crate) fn new(on: bool, worker_stats: bool, nworkers: usize) -> Profiling {
+        let p = Profiling {
+            on: AtomicBool::new(on),
+            count_codelets: worker_stats,
+            workers: (0..nworkers).map(|_| WorkerCounters::default()).collect(),
+            codelets: Mutex::new(HashMap::new()),
+            recording: AtomicBool::new(false),
+            bound: Mutex::new(Default::default()),
+        };
+        p.reset_workers();
+        p
+    }
+
+    #[inline]
+    pub(crate) fn is_on(&self) -> bool {
+        self.on.load(Ordering::Relaxed)
+    }
+
+    /// Turns profiling on or off; returns the previous status. Turning it on starts the
+    /// workers' counters afresh (as StarPU does).
+    pub(crate) fn set(&self, on: bool) -> bool {
+        let was = self.on.swap(on, Ordering::SeqCst);
+        if on && !was {
+            self.reset_workers();
+        }
+        was
+    }
+
+    fn reset_workers(&self) {
+        let now = now_ns();
+        for w in self.workers.iter() {
+            reset(w, now);
+        }
+    }
+
+    /// A task is being submitted.
+    #[inline]
+    pub(crate) fn submitted(&self, task: &Task) {
+        if self.is_on() {
+            task.times().submit.store(now_ns(), Ordering::Release);
+        }
+    }
+
+    /// `worker` starts running `task`; the start time, if profiling is on.
+    #[inline]
+    pub(crate) fn started(&self, task: &Task, worker: usize) -> Option<u64> {
+        let recording = self.recording.load(Ordering::Relaxed);
+        if !self.is_on() && !recording {
+            return None;
+        }
+        let now = now_ns();
+        if self.is_on() {
+            let times = task.times();
+            times.start.store(now, Ordering::Release);
+            times.worker.store(worker as u32 + 1, Ordering::Release);
+        }
+        Some(now)
+    }
+
+    /// `worker` ran `task` (whose run started at `start` if profiling was on then).
+    #[inline]
+    pub(crate) fn ended(&self, task: &Task, worker: usize, start: Option<u64>) {
+        let on = self.is_on();
+        if let Some(start) = start {
+            // One clock reading for the task's end, its worker's time and the bound.
+            let now = now_ns();
+            if self.recording.load(Ordering::Relaxed) {
+                if let Some(cl) = task.spec().and_then(|s| s.codelet.as_ref()) {
+                    let kind = cl.name.as_deref().unwrap_or("(unnamed)");
+                    lock(&self.bound).add(kind, now.saturating_sub(start));
+                }
+            }
+            if on {
+                task.times().end.store(now, Ordering::Release);
+                let w = &self.workers[worker];
+                w.executing.fetch_add(now - start, Ordering::Relaxed);
+                w.executed.fetch_add(1, Ordering::Relaxed);
+                let flops = task.spec().map_or(0.0, |s| s.flops);
+                if flops != 0.0 {
+                    let _ = w
+                        .flops
+                        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                            Some((f64::from_bits(b) + flops).to_bits())
+                        });
+                }
+            }
+        }
+        if (start.is_some() && on) || self.count_codelets {
+            let name = task
+                .spec()
+                .and_then(|s| s.codelet.as_ref())
+                .map(|c| c.name.clone().unwrap_or_else(|| "(unnamed)".into()));
+            if let Some(name) = name {
+                let n = self.workers.len();
+                lock(&self.codelets)
+                    .entry(name)
+                    .or_insert_with(|| vec![0; n])[worker] += 1;
+            }
+        }
+    }
+
+    /// A worker goes to sleep: the time, if profiling is on.
+    #[inline]
+    pub(crate) fn sleeps(&self) -> Option<u64> {
+        self.is_on().then(now_ns)
+    }
+
+    /// `worker` woke up from a sleep that began at `since`.
+    #[inline]
+    pub(crate) fn woke(&self, worker: usize, since: Option<u64>) {
+        if let Some(since) = since {
+            self.workers[worker]
+                .sleeping
+                .fetch_add(now_ns().saturating_sub(since), Ordering::Relaxed);
+        }
+    }
+
+    /// `worker`'s counters since they were last read (or profiling started), restarted
+    /// from now (`starpu_profiling_worker_get_info`).
+    pub(crate) fn take_worker(&self, worker: usize) -> Option<WorkerProfile> {
+        let w = self.workers.get(worker)?;
+        let now = now_ns();
+        let start = w.since.load(Ordering::Relaxed);
+        let p = WorkerProfile {
+            start_ns: start,
+            total_ns: now.saturating_sub(start),
+            executing_ns: w.executing.load(Ordering::Relaxed),
+            sleeping_ns: w.sleeping.load(Ordering::Relaxed),
+            executed_tasks: w.executed.load(Ordering::Relaxed),
+            flops: f64::from_bits(w.flops.load(Ordering::Relaxed)),
+        };
+        reset(w, now);
+        Some(p)
+    }
+
+    /// Tasks of the codelet named `name` run by each worker, if any ran.
+    pub(crate) fn codelet_counts(&self, name: &str) -> Option<Vec<u64>> {
+        lock(&self.codelets).get(name).cloned()
+    }
+}
+
+impl Profiling {
+    /// What `STARPU_WORKER_STATS` prints at shutdown: tasks per worker, and with profiling
+    /// on, the time each worker spent running tasks and sleeping.
+    pub(crate) fn worker_summary(&self, rt: &crate::runtime::Runtime) -> String {
+        use std::fmt::Write as _;
+        let mut out = format!(
+            "[starpu] worker statistics ({} policy, {:.3} s):\n",
+            rt.policy_name(),
+            rt.uptime()
+        );
+        let on = self.is_on();
+        for w in rt.workers() {
+            let _ = write!(out, "\t{}\t{} tasks", w.name, w.executed());
+            if on {
+                let c = &self.workers[w.id];
+                let _ = write!(
+                    out,
+                    "\texecuting {:.3} ms\tsleeping {:.3} ms",
+                    c.executing.load(Ordering::Relaxed) as f64 / 1e6,
+                    c.sleeping.load(Ordering::Relaxed) as f64 / 1e6
+                );
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// What `STARPU_STATS` prints at shutdown: the data still registered and the transfers
+/// between memory nodes (none: main memory is the only one).
+pub(crate) fn data_summary() -> String {
+    let handles = crate::data::registry::all();
+    let bytes: usize = handles.iter().map(|h| h.size()).sum();
+    format!(
+        "[starpu] data statistics: {} data still registered ({} bytes), all in main memory \
+         (node 0, the only memory node): no transfer between nodes\n",
+        handles.len(),
+        bytes
+    )
+}
+
+fn reset(w: &WorkerCounters, now: u64) {
+    w.since.store(now, Ordering::Relaxed);
+    w.executing.store(0, Ordering::Relaxed);
+    w.sleeping.store(0, Ordering::Relaxed);
+    w.executed.store(0, Ordering::Relaxed);
+    w.flops.store(0f64.to_bits(), Ordering::Relaxed);
+}
+
+impl crate::runtime::Runtime {
+    /// A task is being submitted: profiling and counters take note.
+    #[inline]
+    pub(crate) fn note_submitted(&self, task: &Task) {
+        self.profile.submitted(task);
+        self.counters.submitted(self.nsubmitted());
+    }
+
+    /// `worker` starts running `task`: the start time, if anything measures it.
+    #[inline]
+    pub(crate) fn task_starts(&self, task: &Task, worker: usize) -> Option<u64> {
+        self.profile
+            .started(task, worker)
+            .or_else(|| self.counters.is_active().then(now_ns))
+    }
+
+    /// `worker` ran `task`, started at `start` (see `task_starts`).
+    #[inline]
+    pub(crate) fn task_ran(&self, task: &Task, worker: usize, start: Option<u64>) {
+        self.profile.ended(task, worker, start);
+        if let Some(start) = start.filter(|_| self.counters.is_active()) {
+            self.counters
+                .ran(self, task, worker, now_ns().saturating_sub(start));
+        }
+    }
+
+    /// Whether profiling is on (`starpu_profiling_status_get`).
+    pub fn profiling(&self) -> bool {
+        self.profile.is_on()
+    }
+
+    /// Turns profiling on or off; returns the previous status (`starpu_profiling_status_set`).
+    pub fn set_profiling(&self, on: bool) -> bool {
+        self.profile.set(on)
+    }
+
+    /// Worker `worker`'s profile since it was last asked for, or since profiling started;
+    /// its counters start again from now (`starpu_profiling_worker_get_info`).
+    pub fn take_worker_profile(&self, worker: usize) -> Option<WorkerProfile> {
+        self.profile.take_worker(worker)
+    }
+
+    /// Starts recording tasks for the theoretical bound, forgetting earlier records
+    /// (`starpu_bound_start`); `deps`: dependencies are asked for too.
+    pub fn bound_start(&self, deps: bool) {
+        *lock(&self.profile.bound) = crate::bound::BoundRecord {
+            deps,
+            ..Default::default()
+        };
+        self.profile.recording.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops recording (`starpu_bound_stop`).
+    pub fn bound_stop(&self) {
+        self.profile.recording.store(false, Ordering::SeqCst);
+    }
+
+    /// The linear program of what was recorded, over this runtime's workers.
+    pub fn bound_problem(&self) -> crate::bound::BoundProblem {
+        lock(&self.profile.bound).problem(self.workers().len())
+    }
+
+    /// How many tasks of the codelet named `name` each worker ran (counted while profiling
+    /// or `STARPU_WORKER_STATS` is on; `starpu_codelet_display_stats`).
+    pub fn codelet_counts(&self, name: &str) -> Option<Vec<u64>> {
+        self.profile.codelet_counts(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::data::AccessMode;
+    use crate::runtime::Runtime;
+    use crate::task::Codelet;
+    use std::sync::Arc;
+
+    #[test]
+    fn times_are_ordered_and_counts_add_up() {
+        let config = Config {
+            ncpus: Some(2),
+            silent: true,
+            profiling: true,
+            ..Config::default()
+        };
+        let rt = Runtime::start(config).unwrap();
+        let x = rt.register_variable(0u64).unwrap();
+        let cl = Arc::new(Codelet::new("bump").modes([AccessMode::RW]).cpu(|call| {
+            *call.variable_mut::<u64>(0)? += 1;
+            Ok(())
+        }));
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                rt.task(&cl)
+                    .buffer(&x, AccessMode::RW)
+                    .detach(false)
+                    .submit()
+                    .unwrap()
+            })
+            .collect();
+        rt.wait_for_all().unwrap();
+        let mut last_end = 0;
+        for t in &tasks {
+            let s = t.profiling_times().expect("recorded");
+            assert!(s.submit_ns <= s.start_ns && s.start_ns <= s.end_ns, "{s:?}");
+            assert!(s.worker.is_some_and(|w| w < 2));
+            // RW on the same data: each task starts after the previous one ended.
+            assert!(s.start_ns >= last_end);
+            last_end = s.end_ns;
+        }
+        let counts = rt.codelet_counts("bump").unwrap();
+        assert_eq!(counts.iter().sum::<u64>(), 10);
+        let executed: u64 = (0..2)
+            .map(|w| rt.take_worker_profile(w).unwrap().executed_tasks)
+            .sum();
+        assert_eq!(executed, 10);
+        // Reading restarts the counters.
+        assert_eq!(rt.take_worker_profile(0).unwrap().executed_tasks, 0);
+        assert!(rt.set_profiling(false));
+        assert!(!rt.profiling());
+        rt.shutdown();
+    }
+}
