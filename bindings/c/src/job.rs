@@ -234,7 +234,9 @@ pub(crate) unsafe fn set_destroy(t: *mut starpu_task) {
     if j.created {
         j.refs.fetch_add(1, Ordering::AcqRel);
     }
-    (*t).destroy = 1;
+    // Atomic: the worker ending the task may read the flag at this very moment.
+    std::sync::atomic::AtomicU32::from_ptr(std::ptr::addr_of_mut!((*t).destroy))
+        .store(1, Ordering::SeqCst);
     // The end of a task reads `destroy` before it marks the task terminated: either it
     // sees the flag and frees the task, or this sees the task terminated and frees it
     // (`destroy` acts once, whoever calls it first).

@@ -137,7 +137,10 @@ impl TaskHooks for CTask {
             if (*t).regenerate == 0
                 && (*t).detach != 0
                 && (*t).synchronous == 0
-                && (*t).destroy != 0
+                // Atomic: `starpu_task_set_destroy` may set it while the task ends.
+                && std::sync::atomic::AtomicU32::from_ptr(std::ptr::addr_of_mut!((*t).destroy))
+                    .load(std::sync::atomic::Ordering::SeqCst)
+                    != 0
             {
                 job::destroy(t);
             }

@@ -26,7 +26,9 @@ impl Runtime {
 
     /// Whether workers are paused (`starpu_is_paused`).
     pub fn is_paused(&self) -> bool {
-        self.paused.load(Ordering::Relaxed) > 0
+        // Acquire: a worker that sees the runtime resumed also sees what the application
+        // did before resuming.
+        self.paused.load(Ordering::Acquire) > 0
     }
 
     /// Runs `f(worker id)` once on every worker, and returns when all have
