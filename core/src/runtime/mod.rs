@@ -332,26 +332,9 @@ impl Runtime {
     /// The implementation of `task` worker `w` would run, if it may run it at all.
     pub fn choose_impl(&self, task: &Task, w: usize) -> Option<usize> {
         let spec = task.spec()?;
-        if let Some(only) = spec.worker {
-            if only != w {
-                return None;
-            }
-        }
-        let Some(cl) = &spec.codelet else {
-            return Some(0);
-        };
-        let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
-        if mask & crate::task::where_mask::CPU == 0 {
-            return None;
-        }
-        let Some(can) = &cl.can_execute else {
-            return (!cl.cpu_funcs.is_empty()).then_some(0);
-        };
-        (0..cl.cpu_funcs.len()).find(|&i| {
-            // A can_execute that panics fails the task; the worker takes it and ends it
-            // without running its kernel, instead of leaving it queued forever.
-            crate::task::guarded(self, task, "can_execute", || can(w, task, i)).unwrap_or(true)
-        })
+        // A task without a codelet has one (empty) implementation.
+        let n = spec.codelet.as_ref().map_or(1, |cl| cl.cpu_funcs.len());
+        (0..n).find(|&i| self.impl_allowed(task, w, i))
     }
 
     /// Whether worker `w` may run implementation `nimpl` of `task` (`where`, the worker
