@@ -286,11 +286,13 @@ pub(crate) unsafe fn submit(
         if job(t).is_destroyed() {
             return Err(Error::invalid("the task was destroyed"));
         }
-        let spec = spec_of(t, converted)?;
-        let core = next_core(t)?;
-        (*t).status = consts::STATUS_BLOCKED;
-        let synchronous = spec.synchronous;
+        let synchronous = (*t).synchronous != 0;
         ffi::with_runtime(|rt| {
+            // The description is built here, next to its one use: it is a few hundred
+            // bytes, and every closure it crossed would copy it.
+            let spec = spec_of(t, converted)?;
+            let core = next_core(t)?;
+            (*t).status = consts::STATUS_BLOCKED;
             if rt.profiling() && (*t).profiling_info.is_null() {
                 (*t).profiling_info = crate::profiling::new_task_info();
                 job(t).owns_profiling_info = true;

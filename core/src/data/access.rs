@@ -30,16 +30,8 @@ impl AccessMode {
 
     /// Checks that `bits` is one base mode (R, W, RW, SCRATCH, REDUX) plus optional flags.
     pub fn from_bits(bits: u32) -> Result<AccessMode> {
-        let base = bits & Self::BASE_MASK;
-        let valid_base = [
-            Self::R.0,
-            Self::W.0,
-            Self::RW.0,
-            Self::SCRATCH.0,
-            Self::REDUX.0,
-            Self::MPI_REDUX.0,
-        ]
-        .contains(&base);
+        // One base mode (R=1, W=2, RW=3, SCRATCH=4, REDUX=8, MPI_REDUX=128) and flags.
+        let valid_base = matches!(bits & Self::BASE_MASK, 1 | 2 | 3 | 4 | 8 | 128);
         if !valid_base || bits & !(Self::BASE_MASK | Self::FLAG_MASK) != 0 {
             return Err(Error::invalid(format!(
                 "invalid access mode {bits:#x} (expected STARPU_R, STARPU_W, STARPU_RW, \

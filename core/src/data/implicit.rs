@@ -13,7 +13,7 @@
 //! the last epoch, so the next access sees the reduced value.
 
 use super::AccessMode;
-use crate::task::TaskRef;
+use crate::task::{Task, TaskRef};
 use smallvec::SmallVec;
 
 /// Readers are pruned of finished tasks when their list doubles, so a long run of readers
@@ -76,6 +76,25 @@ impl ImplicitDeps {
             self.readers.push(task.clone());
             return;
         }
+        if kind == Epoch::Plain && self.epoch == Epoch::Plain && self.readers.is_empty() {
+            // The common case, one writer after another: the new writer replaces the last
+            // one (which needs no edge if it released its data already).
+            match self.writers.len() {
+                0 => {}
+                1 => {
+                    let last = std::mem::replace(&mut self.writers[0], task.clone());
+                    last.add_data_successor(task);
+                    return;
+                }
+                _ => {
+                    for w in self.writers.drain(..) {
+                        w.add_data_successor(task);
+                    }
+                }
+            }
+            self.writers.push(task.clone());
+            return;
+        }
         if kind != Epoch::Plain && kind == self.epoch && self.readers.is_empty() {
             self.group_preds.retain(|p| p.add_data_successor(task));
             // A long group forgets its finished members now and then (at each power of
@@ -102,6 +121,21 @@ impl ImplicitDeps {
         self.writers.clear();
         self.writers.push(task.clone());
         self.epoch = kind;
+    }
+
+    /// `task`, a plain writer, has completed: if it is still the last writer and nobody
+    /// read since, it is forgotten now (later accesses need no edge to it) and returned,
+    /// so that the worker that ran it, not the next submitter, drops it.
+    pub(crate) fn forget_completed_writer(&mut self, task: &Task) -> Option<TaskRef> {
+        let last = self.writers.first()?;
+        if self.epoch == Epoch::Plain
+            && self.readers.is_empty()
+            && self.writers.len() == 1
+            && std::ptr::eq(&**last, task)
+        {
+            return self.writers.pop();
+        }
+        None
     }
 
     /// If the last epoch is a reduction group, closes it: the tasks made by `reduce` become

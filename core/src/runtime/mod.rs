@@ -332,6 +332,14 @@ impl Runtime {
     /// The implementation of `task` worker `w` would run, if it may run it at all.
     pub fn choose_impl(&self, task: &Task, w: usize) -> Option<usize> {
         let spec = task.spec()?;
+        if let Some(cl) = &spec.codelet {
+            if cl.can_execute.is_none() && spec.worker.is_none() {
+                // The common case: nothing to ask, the first CPU implementation runs.
+                let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
+                let cpu = mask & crate::task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
+                return cpu.then_some(0);
+            }
+        }
         // A task without a codelet has one (empty) implementation.
         let n = spec.codelet.as_ref().map_or(1, |cl| cl.cpu_funcs.len());
         (0..n).find(|&i| self.impl_allowed(task, w, i))

@@ -215,59 +215,80 @@ impl Runtime {
     /// became ready together are queued together, in the order they were released.
     pub(crate) fn schedule(&self, mut ready: ReadyList) {
         while !ready.is_empty() {
-            let batch = std::mem::take(&mut ready);
-            let mut queued = ReadyList::new();
-            for t in batch {
-                let spec = t.spec().expect("ready tasks were submitted");
-                // A task commuting on data held by another waits; the holder's end hands
-                // it back here (`data/commute.rs`).
-                if !crate::data::commute::admit(&t) {
-                    continue;
+            // Tasks that ending a task with nothing to run releases: the next round.
+            let mut next = ReadyList::new();
+            if ready.len() == 1 {
+                // The common case (one task ready at submission, or released by its
+                // predecessor) goes to the policy without gathering a batch.
+                let t = ready.pop().expect("one task");
+                if let Some(t) = self.take_ready(t, &mut next) {
+                    self.push_to_policy_one(t);
                 }
-                t.set_state(state::READY);
-                if let TaskKind::Acquire(node) = spec.kind {
-                    self.grant(&t, node);
-                    continue;
-                }
-                let runs = spec.codelet.as_ref().is_some_and(|cl| {
-                    spec.where_mask.unwrap_or_else(|| cl.effective_where())
-                        & !task::where_mask::NOWHERE
-                        != 0
-                });
-                // As in StarPU, the prologue runs for every task whose dependencies are
-                // met, with a kernel to run or not, as the current task.
-                if let Some(h) = &spec.hooks {
-                    task::guarded_current(self, &t, "the prologue callback", || h.ready(&t));
-                }
-                if let Some(f) = t.take_prologue() {
-                    task::guarded_current(self, &t, "the prologue callback", f);
-                }
-                if !runs {
-                    // Its end may release more tasks: they join the next round.
-                    task::finish_without_running(self, &t, &mut ready);
-                    continue;
-                }
-                match spec.worker {
-                    Some(w) => {
-                        self.workers[w].pinned.push(t);
-                        self.wake(Some(w));
+            } else {
+                let mut queued = ReadyList::new();
+                for t in ready.drain(..) {
+                    if let Some(t) = self.take_ready(t, &mut next) {
+                        queued.push(t);
                     }
-                    None => queued.push(t),
                 }
+                self.push_to_policy(queued);
             }
-            self.push_to_policy(queued);
+            ready = next;
         }
     }
 
+    /// One ready task: runs its prologue and hands it on; returns it when it is for the
+    /// scheduling policy.
+    fn take_ready(&self, t: TaskRef, next: &mut ReadyList) -> Option<TaskRef> {
+        let spec = t.spec().expect("ready tasks were submitted");
+        // A task commuting on data held by another waits; the holder's end hands it back
+        // here (`data/commute.rs`).
+        if !crate::data::commute::admit(&t) {
+            return None;
+        }
+        t.set_state(state::READY);
+        if let TaskKind::Acquire(node) = spec.kind {
+            self.grant(&t, node);
+            return None;
+        }
+        let runs = spec.codelet.as_ref().is_some_and(|cl| {
+            spec.where_mask.unwrap_or_else(|| cl.effective_where()) & !task::where_mask::NOWHERE
+                != 0
+        });
+        // As in StarPU, the prologue runs for every task whose dependencies are met, with a
+        // kernel to run or not, as the current task.
+        if let Some(h) = &spec.hooks {
+            task::guarded_current(self, &t, "the prologue callback", || h.ready(&t));
+        }
+        if let Some(f) = t.take_prologue() {
+            task::guarded_current(self, &t, "the prologue callback", f);
+        }
+        if !runs {
+            // Its end may release more tasks: they join the next round.
+            task::finish_without_running(self, &t, next);
+            return None;
+        }
+        match spec.worker {
+            Some(w) => {
+                self.workers[w].pinned.push(t);
+                self.wake(Some(w));
+                None
+            }
+            None => Some(t),
+        }
+    }
+
+    fn push_to_policy_one(&self, t: TaskRef) {
+        let target = self.policy.push(t, worker::current_worker_id(), self);
+        self.wake(target);
+    }
+
     fn push_to_policy(&self, mut tasks: ReadyList) {
-        let from = worker::current_worker_id();
         match tasks.len() {
             0 => {}
-            1 => {
-                let target = self.policy.push(tasks.pop().expect("one task"), from, self);
-                self.wake(target);
-            }
+            1 => self.push_to_policy_one(tasks.pop().expect("one task")),
             _ => {
+                let from = worker::current_worker_id();
                 for target in self.policy.push_all(tasks.into_vec(), from, self) {
                     self.wake(target);
                 }

@@ -92,7 +92,7 @@ impl Runtime {
                 "waiting for a task: the task was not submitted",
             ));
         }
-        self.task_bell.wait_until(|| task.is_terminated());
+        self.task_bell.wait_until(|| task.is_settled());
         match task.failure() {
             Some(e) => Err(e),
             None => Ok(()),

@@ -163,6 +163,13 @@ impl Codelet {
     /// exist, and a declared mode must be the one given. Returns the mode to use (the
     /// declared one when `mode` is empty).
     pub fn check_buffer(&self, i: usize, mode: AccessMode) -> Result<AccessMode> {
+        // The common case first: a valid mode, the one the codelet declares.
+        if self.nbuffers.is_some_and(|n| i < n)
+            && self.modes.get(i) == Some(&mode)
+            && AccessMode::from_bits(mode.0).is_ok()
+        {
+            return Ok(mode);
+        }
         let declared = match self.nbuffers {
             None => AccessMode::NONE,
             Some(n) if i >= n => {

@@ -146,6 +146,7 @@ pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     task.release_data_successors(ready);
     let mut data_idle = false;
     for a in &spec.accesses {
+        forget_if_last_writer(task, a);
         data_idle |= a.handle.0.in_flight.fetch_sub(1, Ordering::SeqCst) == 1;
     }
     if data_idle {
@@ -154,6 +155,22 @@ pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     if task.end_pending.fetch_sub(1, Ordering::AcqRel) == 1 {
         terminate(rt, task, ready);
     }
+}
+
+/// Takes a completed plain writer out of its handle's implicit dependencies when it is
+/// still the last writer, so that the task is freed by the thread ending it rather than by
+/// the application thread submitting the next writer (whose submission path is the
+/// bottleneck of small tasks). Only when the handle is free: a busy one keeps the task,
+/// which is then dropped by the next writer, as before.
+fn forget_if_last_writer(task: &Task, a: &crate::task::Access) {
+    if !a.sequential || !a.mode.writes() || a.mode.is_commute() || a.mode.is_redux() {
+        return;
+    }
+    let forgotten = match a.handle.0.deps.try_lock() {
+        Ok(mut deps) => deps.forget_completed_writer(task),
+        Err(_) => None,
+    };
+    drop(forgotten);
 }
 
 /// Ends a task that has nothing to run (no codelet, or `STARPU_NOWHERE`).
@@ -200,6 +217,7 @@ fn terminate(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     for f in on_end {
         guarded(rt, task, "a completion closure", || f(task));
     }
+    task.mark_settled();
     // An acquisition left the count when it was granted (see `Runtime::grant`).
     if !matches!(spec.kind, TaskKind::Acquire(_)) {
         rt.task_left();

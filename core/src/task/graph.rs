@@ -66,6 +66,9 @@ impl Task {
         let list = {
             let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
             s.data_released = true;
+            if s.data_list.is_empty() {
+                return;
+            }
             std::mem::take(&mut s.data_list)
         };
         for t in list {
@@ -91,6 +94,10 @@ impl Task {
         let (list, ends) = {
             let mut s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
             s.released = true;
+            if s.list.is_empty() && s.ends.is_empty() {
+                // Most tasks have no explicit successor: nothing to move out.
+                return Vec::new();
+            }
             (std::mem::take(&mut s.list), std::mem::take(&mut s.ends))
         };
         for t in list {

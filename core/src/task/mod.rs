@@ -180,6 +180,9 @@ pub struct Task {
     pub(crate) end_pending: AtomicU32,
     /// Set once everything about the task is over; `wait` watches it.
     terminated: AtomicBool,
+    /// Set once the completion closures (`on_terminated`) have run too: what `wait`
+    /// watches, so that a failure they cause is known when it returns.
+    settled: AtomicBool,
     /// Set with `failure`, so the completion path checks a flag instead of a lock.
     failed: AtomicBool,
     /// Which closures were ever set (`has::*`): the common task has none, and its path
@@ -234,6 +237,7 @@ impl Task {
             state: AtomicU8::new(state::CREATED),
             end_pending: AtomicU32::new(1),
             terminated: AtomicBool::new(false),
+            settled: AtomicBool::new(false),
             failed: AtomicBool::new(false),
             has: AtomicU8::new(0),
             sched_impl: AtomicU8::new(NO_IMPL),
@@ -253,6 +257,7 @@ impl Task {
     }
 
     /// Sets the description; false if the task already had one.
+    #[inline]
     pub(crate) fn install_spec(&self, spec: TaskSpec) -> bool {
         self.spec.set(spec)
     }
@@ -314,6 +319,15 @@ impl Task {
     /// Whether the task has ended, callbacks and successors included.
     pub fn is_terminated(&self) -> bool {
         self.terminated.load(Ordering::SeqCst)
+    }
+
+    /// Whether the task has ended and its completion closures have run.
+    pub(crate) fn is_settled(&self) -> bool {
+        self.settled.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn mark_settled(&self) {
+        self.settled.store(true, Ordering::SeqCst);
     }
 
     /// The error that ended the task, if its kernel (or a callback) failed.

@@ -43,6 +43,7 @@ impl SpecCell {
     }
 
     /// Stores `spec` if the cell is empty; false (dropping `spec`) otherwise.
+    #[inline]
     pub(crate) fn set(&self, spec: TaskSpec) -> bool {
         if self
             .state
