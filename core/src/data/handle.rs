@@ -10,7 +10,7 @@ use crate::memory::{self, NodeId};
 use crate::task::TaskRef;
 use std::any::Any;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
 /// The copy of the data on one memory node.
@@ -65,6 +65,10 @@ pub struct HandleInner {
     sequential: AtomicBool,
     /// Submitted, not yet terminated task accesses and application acquisitions.
     pub(crate) in_flight: AtomicUsize,
+    /// The id of the task last registered as this handle's plain writer (0: the last
+    /// access was something else). A hint read without the dependency lock, so that a
+    /// worker ending a writer that is no longer the last one does not take that lock.
+    pub(crate) last_writer_hint: AtomicU64,
     /// Serialises allocation and copies between replicas.
     coherency: Mutex<()>,
     pub(crate) state: AtomicU8,
@@ -145,6 +149,7 @@ impl DataHandle {
             deps: Mutex::new(ImplicitDeps::default()),
             sequential: AtomicBool::new(sequential),
             in_flight: AtomicUsize::new(0),
+            last_writer_hint: AtomicU64::new(0),
             coherency: Mutex::new(()),
             state: AtomicU8::new(hstate::REGISTERED),
             children: Mutex::new(Vec::new()),

@@ -206,6 +206,9 @@ impl Runtime {
             deps.register(task, mode, &mut |members| {
                 crate::data::redux::reduce(self, &a.handle, members, &mut reductions)
             });
+            let plain_writer = mode.writes() && !mode.is_commute() && !mode.is_redux();
+            let hint = if plain_writer { task.id() } else { 0 };
+            a.handle.0.last_writer_hint.store(hint, Ordering::Relaxed);
         }
         self.schedule(reductions);
     }

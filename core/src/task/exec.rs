@@ -166,6 +166,11 @@ fn forget_if_last_writer(task: &Task, a: &crate::task::Access) {
     if !a.sequential || !a.mode.writes() || a.mode.is_commute() || a.mode.is_redux() {
         return;
     }
+    // Stored under the dependency lock by the submission that registered the last access:
+    // a stale value only costs a look under the lock, or leaves the task to the next writer.
+    if a.handle.0.last_writer_hint.load(Ordering::Relaxed) != task.id() {
+        return;
+    }
     let forgotten = match a.handle.0.deps.try_lock() {
         Ok(mut deps) => deps.forget_completed_writer(task),
         Err(_) => None,
