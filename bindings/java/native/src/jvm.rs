@@ -141,6 +141,11 @@ impl Drop for GlobalObj {
 /// thread (with the class loader of the face's own classes).
 pub(crate) struct Ids {
     pub invocation_run: jmethodID,
+    /// `Invocation.runLent(ByteBuffer[])` and the static `Invocation.runReduction` (lent.rs).
+    pub invocation_run_lent: jmethodID,
+    pub invocation_class: jclass,
+    pub run_reduction: jmethodID,
+    pub byte_buffer_class: jclass,
     pub runnable_run: jmethodID,
     pub exception_class: jclass,
     pub exception_ctor: jmethodID,
@@ -160,6 +165,17 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
     }
     let invocation = env.find_class(jni_str!("fr/labri/hpccloud/starpu/internal/Invocation"))?;
     let invocation_run = env.get_method_id(&invocation, jni_str!("run"), jni_sig!("()V"))?;
+    let invocation_run_lent = env.get_method_id(
+        &invocation,
+        jni_str!("runLent"),
+        jni_sig!("([Ljava/nio/ByteBuffer;)V"),
+    )?;
+    let run_reduction = env.get_static_method_id(
+        &invocation,
+        jni_str!("runReduction"),
+        jni_sig!("(Lfr/labri/hpccloud/starpu/Codelet;Lfr/labri/hpccloud/starpu/data/DataHandle;[Ljava/nio/ByteBuffer;)V"),
+    )?;
+    let byte_buffer = env.find_class(jni_str!("java/nio/ByteBuffer"))?;
     let runnable = env.find_class(jni_str!("java/lang/Runnable"))?;
     let runnable_run = env.get_method_id(&runnable, jni_str!("run"), jni_sig!("()V"))?;
     let exception = env.find_class(jni_str!("fr/labri/hpccloud/starpu/StarPUException"))?;
@@ -176,8 +192,19 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
     )?;
     // SAFETY: env is this thread's environment; the class reference is live.
     let exception_class = unsafe { jni_raw!(env.get_raw(), NewGlobalRef, exception.as_raw()) };
+    // SAFETY: as above.
+    let (invocation_class, byte_buffer_class) = unsafe {
+        (
+            jni_raw!(env.get_raw(), NewGlobalRef, invocation.as_raw()),
+            jni_raw!(env.get_raw(), NewGlobalRef, byte_buffer.as_raw()),
+        )
+    };
     let ids = Ids {
         invocation_run: invocation_run.into_raw(),
+        invocation_run_lent: invocation_run_lent.into_raw(),
+        invocation_class,
+        run_reduction: run_reduction.into_raw(),
+        byte_buffer_class,
         runnable_run: runnable_run.into_raw(),
         exception_class,
         exception_ctor: exception_ctor.into_raw(),

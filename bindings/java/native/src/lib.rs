@@ -6,6 +6,7 @@
 //! on the core's CPU workers through one kernel that calls back into the JVM.
 
 mod jvm;
+mod lent;
 mod natives;
 mod tasks;
 

@@ -281,3 +281,14 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_unpartition(env, h: jlong)
     let h = check(env, handle(h))?;
     check(env, rt.unpartition(&h, MAIN_RAM))
 });
+
+native!(Java_fr_labri_hpccloud_starpu_internal_Native_setReductionMethods(env,
+    h: jlong, shape: JObject<'local>, redux: JObject<'local>, init: JObject<'local>) -> () {
+    let h = check(env, handle(h))?;
+    let raw = env.get_raw();
+    // SAFETY: this thread's environment; the objects are this call's live arguments.
+    let methods = unsafe {
+        crate::lent::reduction_methods(raw, shape.as_raw(), redux.as_raw(), init.as_raw())
+    };
+    check(env, h.set_reduction_methods(methods))
+});

@@ -8,6 +8,7 @@
 //! the core drops the task.
 
 use crate::jvm::{self, jni_raw, GlobalObj};
+use crate::lent;
 use starpu_core::task::{KernelError, KernelResult};
 use starpu_core::{AccessMode, Codelet, DataHandle, Error, KernelCall, Runtime, TaskRef};
 use std::collections::HashMap;
@@ -51,25 +52,35 @@ fn java_kernel(call: &KernelCall) -> KernelResult {
     // SAFETY: env is this thread's environment; the invocation is a live global reference
     // and `run()V` takes no argument.
     unsafe {
-        jni_raw!(
-            env,
-            CallVoidMethodA,
-            task.invocation.raw(),
-            ids.invocation_run,
-            ptr::null()
-        );
+        if (0..call.nbuffers()).any(|i| call.mode(i).is_ok_and(lent::is_lent)) {
+            lent::run_invocation(env, ids, task.invocation.raw(), call)?;
+        } else {
+            jni_raw!(
+                env,
+                CallVoidMethodA,
+                task.invocation.raw(),
+                ids.invocation_run,
+                ptr::null()
+            );
+        }
         if !jni_raw!(env, ExceptionCheck) {
             return Ok(());
         }
         let (text, thrown) = jvm::take_exception(env);
-        {
-            let mut first = lock(&FIRST_FAILURE);
-            if first.is_none() {
-                *first = Some(GlobalObj::new(env, thrown.raw()));
-            }
-        }
+        note_first_failure(env, &thrown);
         let _ = task.failure.set(thrown);
         Err(KernelError(format!("the Java codelet threw {text}")))
+    }
+}
+
+/// Keeps `thrown` as the first failure since the last `taskWaitForAll`, if it is.
+///
+/// # Safety
+/// `env` is the calling thread's environment.
+pub(crate) unsafe fn note_first_failure(env: *mut jni::sys::JNIEnv, thrown: &GlobalObj) {
+    let mut first = lock(&FIRST_FAILURE);
+    if first.is_none() {
+        *first = Some(GlobalObj::new(env, thrown.raw()));
     }
 }
 

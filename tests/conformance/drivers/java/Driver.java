@@ -26,7 +26,8 @@ import java.util.Set;
  * operations through StarPU's Java interface, with every kernel written in Java.
  * Usage: Driver PLAN | --capabilities. What the Java interface has no call for (explicit
  * task objects and dependencies, tags, matrices, home-less data, invalidation,
- * sequential-consistency flags, COMMUTE) is not in the capabilities.
+ * sequential-consistency flags, COMMUTE) is not in the capabilities; REDUX and SCRATCH
+ * buffers reach the kernels as views of the memory the runtime lends them.
  */
 public class Driver {
 	static final PrintStream OUT = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
@@ -35,7 +36,8 @@ public class Driver {
 	static final Set<String> happened = new HashSet<>();
 
 	static final List<String> OPS = List.of("init", "shutdown", "data", "read", "acquire", "show", "store", "release",
-			"buffer", "partition", "unpartition", "unregister", "codelet", "insert", "task", "submit", "wait_all", "clock", "await", "open");
+			"buffer", "partition", "unpartition", "unregister", "codelet", "insert", "task", "submit", "wait_all", "clock", "await", "open",
+			"redux_methods");
 	static final List<String> KERNELS = List.of("noop", "set", "add", "scale", "affine", "axpy", "copy", "sum", "gate",
 			"try_acquire", "try_wait_all");
 	static final List<String> OPTIONS = List.of("value", "ref", "delay", "prio", "callback", "sync");
@@ -59,7 +61,7 @@ public class Driver {
 			OUT.println("filter vector_block");
 			OUT.println("kind variable");
 			OUT.println("kind vector");
-			for (String m : new String[] { "R", "W", "RW" }) {
+			for (String m : new String[] { "R", "W", "RW", "REDUX", "SCRATCH" }) {
 				OUT.println("mode " + m);
 			}
 			OUT.println("nbuffers variable");
@@ -118,6 +120,11 @@ public class Driver {
 			case "data":
 				data(t);
 				break;
+			case "redux_methods": {
+				DataHandle h = handle(t, 1);
+				call(t, () -> unchecked(() -> h.setReductionMethods(REDUX_SUM, REDUX_ZERO)));
+				break;
+			}
 			case "read": {
 				DataHandle h = handle(t, 1);
 				call(t, () -> unchecked(() -> {
@@ -312,6 +319,8 @@ public class Driver {
 			case "R": return DataHandle.AccessMode.STARPU_R;
 			case "W": return DataHandle.AccessMode.STARPU_W;
 			case "RW": return DataHandle.AccessMode.STARPU_RW;
+			case "REDUX": return DataHandle.AccessMode.STARPU_REDUX;
+			case "SCRATCH": return DataHandle.AccessMode.STARPU_SCRATCH;
 			default: throw new ScenarioError("unknown access mode " + m);
 		}
 	}
@@ -350,6 +359,30 @@ public class Driver {
 		}
 		handles.put(name, h);
 	}
+
+	/** The reduction methods of `redux_methods`: a sum, and zero as the neutral element. */
+	static final Codelet REDUX_SUM = new Codelet() {
+		@Override
+		public void run(DataHandle[] b) {
+			for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[0], i) + get(b[1], i));
+		}
+
+		@Override
+		public DataHandle.AccessMode[] getAccessModes() {
+			return new DataHandle.AccessMode[] { DataHandle.AccessMode.STARPU_RW, DataHandle.AccessMode.STARPU_R };
+		}
+	};
+	static final Codelet REDUX_ZERO = new Codelet() {
+		@Override
+		public void run(DataHandle[] b) {
+			for (int i = 0; i < size(b[0]); i++) set(b[0], i, 0);
+		}
+
+		@Override
+		public DataHandle.AccessMode[] getAccessModes() {
+			return new DataHandle.AccessMode[] { DataHandle.AccessMode.STARPU_W };
+		}
+	};
 
 	static int size(DataHandle h) {
 		return h instanceof LongVectorHandle ? ((LongVectorHandle) h).getSize() : 1;

@@ -55,10 +55,36 @@ public abstract class DataHandle implements AutoCloseable {
 		return getClass().getName() + "@" + Long.toString(nativeHandle, 16);
 	}
 
-	/** Reductions with user-defined methods are not available in this implementation. */
+	/**
+	 * The codelets {@link AccessMode#STARPU_REDUX} accesses to this handle use: {@code init}
+	 * (one buffer, written) sets a worker's private contribution to the neutral element,
+	 * {@code redux} (two buffers: read-write, read) folds its second buffer into its first.
+	 * Tasks in REDUX mode then each add to their worker's contribution, and the runtime
+	 * folds the contributions into the data before its next other use. The buffers these
+	 * codelets (and REDUX or SCRATCH tasks) receive are views of memory the runtime lends,
+	 * of this handle's class ({@link #lentView}).
+	 */
 	public void setReductionMethods(Codelet redux, Codelet init) {
-		throw new UnsupportedOperationException(
-				"setReductionMethods: STARPU_REDUX with reduction codelets is not supported by this implementation");
+		if (redux == null || init == null) {
+			throw new IllegalArgumentException("setReductionMethods: both codelets are needed");
+		}
+		lentView(java.nio.ByteBuffer.allocateDirect(0)); // fails now for a type that has no views
+		try {
+			Native.setReductionMethods(checked(), this, redux, init);
+		} catch (StarPUException e) {
+			throw new IllegalStateException(e.getMessage(), e);
+		}
+	}
+
+	/**
+	 * A handle of this one's type over {@code bytes}, memory the runtime lends a task (a
+	 * worker's contribution to a reduction, a scratch buffer). It is not registered: it
+	 * exists for the codelet call it is given to. Vectors and variables of primitive numbers
+	 * have views; other handle types cannot take part in REDUX or SCRATCH accesses.
+	 */
+	public DataHandle lentView(java.nio.ByteBuffer bytes) {
+		throw new UnsupportedOperationException("data handle " + this
+				+ ": REDUX and SCRATCH accesses need a vector or a variable of primitive numbers");
 	}
 
 	@SuppressWarnings("unchecked")

@@ -44,6 +44,11 @@ public class DoubleVectorHandle extends ScalarVectorHandle<Double> {
 	}
 
 	@Override
+	public DataHandle lentView(ByteBuffer lent) {
+		return new DoubleVectorHandle(0, lent, 0, lent.capacity() / 8, true);
+	}
+
+	@Override
 	protected DataHandle newChild(long handle, int first, int length) {
 		return new DoubleVectorHandle(handle, bytes, this.first + first, length, true);
 	}

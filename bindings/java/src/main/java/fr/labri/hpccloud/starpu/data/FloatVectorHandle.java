@@ -44,6 +44,11 @@ public class FloatVectorHandle extends ScalarVectorHandle<Float> {
 	}
 
 	@Override
+	public DataHandle lentView(ByteBuffer lent) {
+		return new FloatVectorHandle(0, lent, 0, lent.capacity() / 4, true);
+	}
+
+	@Override
 	protected DataHandle newChild(long handle, int first, int length) {
 		return new FloatVectorHandle(handle, bytes, this.first + first, length, true);
 	}

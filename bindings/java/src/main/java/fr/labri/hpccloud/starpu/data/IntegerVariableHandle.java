@@ -37,6 +37,11 @@ public class IntegerVariableHandle extends DataHandle {
 	}
 
 	@Override
+	public DataHandle lentView(ByteBuffer lent) {
+		return new IntegerVariableHandle(0, lent);
+	}
+
+	@Override
 	protected DataHandle newChild(long handle, int first, int length) {
 		throw new UnsupportedOperationException("a variable has no parts");
 	}

@@ -44,6 +44,11 @@ public class IntegerVectorHandle extends ScalarVectorHandle<Integer> {
 	}
 
 	@Override
+	public DataHandle lentView(ByteBuffer lent) {
+		return new IntegerVectorHandle(0, lent, 0, lent.capacity() / 4, true);
+	}
+
+	@Override
 	protected DataHandle newChild(long handle, int first, int length) {
 		return new IntegerVectorHandle(handle, bytes, this.first + first, length, true);
 	}

@@ -37,6 +37,11 @@ public class LongVariableHandle extends DataHandle {
 	}
 
 	@Override
+	public DataHandle lentView(ByteBuffer lent) {
+		return new LongVariableHandle(0, lent);
+	}
+
+	@Override
 	protected DataHandle newChild(long handle, int first, int length) {
 		throw new UnsupportedOperationException("a variable has no parts");
 	}

@@ -44,6 +44,11 @@ public class LongVectorHandle extends ScalarVectorHandle<Long> {
 	}
 
 	@Override
+	public DataHandle lentView(ByteBuffer lent) {
+		return new LongVectorHandle(0, lent, 0, lent.capacity() / 8, true);
+	}
+
+	@Override
 	protected DataHandle newChild(long handle, int first, int length) {
 		return new LongVectorHandle(handle, bytes, this.first + first, length, true);
 	}

@@ -3,6 +3,9 @@ package fr.labri.hpccloud.starpu.internal;
 import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.data.DataHandle;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /**
  * One task's call of a codelet on its handles: what a runtime worker runs (through
  * {@link #run}) and what keeps the codelet and the handles reachable while the task is
@@ -27,6 +30,34 @@ public final class Invocation {
 			failure = e;
 			throw e;
 		}
+	}
+
+	/**
+	 * {@link #run}, with buffer {@code i} replaced by a view of {@code lent[i]} where that is
+	 * not null: the memory the runtime lends the task for a REDUX or SCRATCH access.
+	 */
+	void runLent(ByteBuffer[] lent) {
+		DataHandle[] views = buffers.clone();
+		for (int i = 0; i < lent.length && i < views.length; i++) {
+			if (lent[i] != null) {
+				views[i] = views[i].lentView(lent[i].order(ByteOrder.nativeOrder()));
+			}
+		}
+		try {
+			codelet.run(views);
+		} catch (RuntimeException | Error e) {
+			failure = e;
+			throw e;
+		}
+	}
+
+	/** Runs a reduction codelet of {@code shape}'s handle on views of the lent buffers. */
+	static void runReduction(Codelet codelet, DataHandle shape, ByteBuffer[] lent) {
+		DataHandle[] views = new DataHandle[lent.length];
+		for (int i = 0; i < lent.length; i++) {
+			views[i] = shape.lentView(lent[i].order(ByteOrder.nativeOrder()));
+		}
+		codelet.run(views);
 	}
 
 	/** What the codelet threw, or null. */

@@ -1,6 +1,8 @@
 package fr.labri.hpccloud.starpu.internal;
 
+import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.StarPUException;
+import fr.labri.hpccloud.starpu.data.DataHandle;
 import java.nio.ByteBuffer;
 
 /**
@@ -55,4 +57,7 @@ public final class Native {
 	public static native long[] children(long handle) throws StarPUException;
 
 	public static native void unpartition(long handle) throws StarPUException;
+
+	public static native void setReductionMethods(long handle, DataHandle shape, Codelet redux, Codelet init)
+			throws StarPUException;
 }
