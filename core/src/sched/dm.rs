@@ -11,8 +11,12 @@
 //! placed the same way (fewest queued tasks), which spreads such tasks over the workers.
 //!
 //! Workers only take tasks from their own queue (no stealing: the placement is the
-//! decision). dmdas keeps each queue ordered by priority; dmdar takes first the queued
-//! task whose data is already in the worker's memory node.
+//! decision). dmdas and dmdap keep each queue ordered by priority; dmdar takes first the
+//! queued task whose data is already in the worker's memory node. dmdasd (StarPU's
+//! "sorted decision") is dmdas whose placement counts, on each worker, only the queued
+//! work that will run before the task: the tasks of the same or a higher priority, since
+//! the task is inserted ahead of the lower-priority ones. A high-priority task thus goes
+//! to a worker whose queue holds only low-priority work, and meets its "deadline" sooner.
 
 use super::view::{Expected, SchedView};
 use super::Policy;
@@ -29,6 +33,8 @@ pub enum Variant {
     Dm,
     Dmda,
     Dmdas,
+    Dmdap,
+    Dmdasd,
     Dmdar,
     Heft,
 }
@@ -39,6 +45,8 @@ impl Variant {
             Variant::Dm => "dm",
             Variant::Dmda => "dmda",
             Variant::Dmdas => "dmdas",
+            Variant::Dmdap => "dmdap",
+            Variant::Dmdasd => "dmdasd",
             Variant::Dmdar => "dmdar",
             Variant::Heft => "heft",
         }
@@ -47,6 +55,11 @@ impl Variant {
     /// Whether data transfers count in the placement ("data aware").
     fn data_aware(self) -> bool {
         self != Variant::Dm
+    }
+
+    /// Whether each worker's queue is kept ordered by priority.
+    fn sorted(self) -> bool {
+        matches!(self, Variant::Dmdas | Variant::Dmdap | Variant::Dmdasd)
     }
 }
 
@@ -66,6 +79,18 @@ struct Queue {
 impl Queue {
     fn expected_end(&self, now: f64) -> f64 {
         self.running_end.max(now) + self.queued
+    }
+
+    /// When a task of priority `prio` inserted now would start, and how many tasks run
+    /// before it: the running task, then the queued ones of the same or a higher
+    /// priority (the queue is sorted, FIFO within a priority).
+    fn expected_start_at_priority(&self, now: f64, prio: i32) -> (f64, usize) {
+        let (len, n) = self
+            .tasks
+            .iter()
+            .filter(|(t, _)| t.priority() >= prio)
+            .fold((0.0, 0), |(l, n), (_, p)| (l + p, n + 1));
+        (self.running_end.max(now) + len, n)
     }
 }
 
@@ -125,10 +150,15 @@ impl Dm {
             }
             let (end, ntasks) = {
                 let q = lock(&wq.q);
-                (
-                    q.expected_end(now),
-                    (q.tasks.len() + q.running as usize) as f64,
-                )
+                if self.variant == Variant::Dmdasd {
+                    let (end, n) = q.expected_start_at_priority(now, task.priority());
+                    (end, (n + q.running as usize) as f64)
+                } else {
+                    (
+                        q.expected_end(now),
+                        (q.tasks.len() + q.running as usize) as f64,
+                    )
+                }
             };
             let transfer = if self.variant.data_aware() {
                 view.expected_transfer(task, w)
@@ -173,7 +203,7 @@ impl Dm {
         let wq = &self.queues[w];
         let mut q = lock(&wq.q);
         q.queued += predicted;
-        if self.variant == Variant::Dmdas {
+        if self.variant.sorted() {
             // After every task of the same or a higher priority: FIFO within a priority.
             let p = task.priority();
             let at = q
@@ -216,12 +246,26 @@ impl Policy for Dm {
             return None;
         }
         let mut q = lock(&wq.q);
-        let ready_first = if self.variant == Variant::Dmdar {
-            q.tasks
+        let ready_first = match self.variant {
+            Variant::Dmdar => q
+                .tasks
                 .iter()
-                .position(|(t, _)| can_run(t) && data_ready(t, wq.node))
-        } else {
-            None
+                .position(|(t, _)| can_run(t) && data_ready(t, wq.node)),
+            // StarPU's dmdas and dmdasd pop, among the tasks of the first one's priority,
+            // the first whose data is there (the queue is sorted).
+            Variant::Dmdas | Variant::Dmdasd => {
+                let first = q
+                    .tasks
+                    .iter()
+                    .find(|(t, _)| can_run(t))
+                    .map(|(t, _)| t.priority());
+                first.and_then(|p| {
+                    q.tasks.iter().position(|(t, _)| {
+                        t.priority() == p && can_run(t) && data_ready(t, wq.node)
+                    })
+                })
+            }
+            _ => None,
         };
         let at = ready_first.or_else(|| q.tasks.iter().position(|(t, _)| can_run(t)))?;
         let (task, predicted) = q.tasks.remove(at)?;
