@@ -23,7 +23,7 @@ use super::Policy;
 use crate::memory::NodeId;
 use crate::task::{Task, TaskRef};
 use crate::worker::Worker;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -74,6 +74,10 @@ struct Queue {
     running_end: f64,
     /// A task popped from this queue is running.
     running: bool,
+    /// dmdasd: queued predicted length and task count per priority, so that the work
+    /// ahead of a new task is summed over priorities, not over queued tasks (a burst of
+    /// 200,000 tasks would make that quadratic).
+    by_priority: BTreeMap<i32, (f64, usize)>,
 }
 
 impl Queue {
@@ -86,11 +90,25 @@ impl Queue {
     /// priority (the queue is sorted, FIFO within a priority).
     fn expected_start_at_priority(&self, now: f64, prio: i32) -> (f64, usize) {
         let (len, n) = self
-            .tasks
-            .iter()
-            .filter(|(t, _)| t.priority() >= prio)
-            .fold((0.0, 0), |(l, n), (_, p)| (l + p, n + 1));
-        (self.running_end.max(now) + len, n)
+            .by_priority
+            .range(prio..)
+            .fold((0.0, 0), |(l, n), (_, (pl, pn))| (l + pl, n + pn));
+        (self.running_end.max(now) + len.max(0.0), n)
+    }
+
+    /// Counts (`sign` 1) or discounts (-1) a queued task in `by_priority`.
+    fn account(&mut self, prio: i32, predicted: f64, sign: i8) {
+        let e = self.by_priority.entry(prio).or_insert((0.0, 0));
+        if sign > 0 {
+            e.0 += predicted;
+            e.1 += 1;
+        } else {
+            e.0 -= predicted;
+            e.1 = e.1.saturating_sub(1);
+            if e.1 == 0 {
+                self.by_priority.remove(&prio);
+            }
+        }
     }
 }
 
@@ -203,14 +221,19 @@ impl Dm {
         let wq = &self.queues[w];
         let mut q = lock(&wq.q);
         q.queued += predicted;
+        if self.variant == Variant::Dmdasd {
+            q.account(task.priority(), predicted, 1);
+        }
         if self.variant.sorted() {
             // After every task of the same or a higher priority: FIFO within a priority.
             let p = task.priority();
+            // The queue is sorted by decreasing priority: search from the back, so that a
+            // burst of tasks of one priority is queued in constant time each.
             let at = q
                 .tasks
                 .iter()
-                .position(|(t, _)| t.priority() < p)
-                .unwrap_or(q.tasks.len());
+                .rposition(|(t, _)| t.priority() >= p)
+                .map_or(0, |i| i + 1);
             q.tasks.insert(at, (task, predicted));
         } else {
             q.tasks.push_back((task, predicted));
@@ -270,6 +293,9 @@ impl Policy for Dm {
         let at = ready_first.or_else(|| q.tasks.iter().position(|(t, _)| can_run(t)))?;
         let (task, predicted) = q.tasks.remove(at)?;
         q.queued = (q.queued - predicted).max(0.0);
+        if self.variant == Variant::Dmdasd {
+            q.account(task.priority(), predicted, -1);
+        }
         q.running_end = self.now() + predicted;
         q.running = true;
         wq.len.store(q.tasks.len(), Ordering::Release);
