@@ -41,7 +41,7 @@ fn two_speeds(symbol: &str, ran: Arc<Mutex<Vec<usize>>>) -> Arc<Codelet> {
 
 #[test]
 fn dmda_calibrates_both_implementations_then_runs_the_faster() {
-    for sched in ["dmda", "dm", "dmdas", "dmdar", "heft"] {
+    for sched in ["dmda", "dm", "dmdas", "dmdap", "dmdasd", "dmdar", "heft"] {
         let symbol = format!("test_two_speeds_{sched}_{}", std::process::id());
         let rt = runtime(sched);
         let ran = Arc::new(Mutex::new(Vec::new()));
@@ -79,7 +79,7 @@ fn dmda_calibrates_both_implementations_then_runs_the_faster() {
 
 #[test]
 fn model_policies_spread_tasks_without_a_model() {
-    for sched in ["dm", "dmda", "dmdas", "dmdar", "heft"] {
+    for sched in ["dm", "dmda", "dmdas", "dmdap", "dmdasd", "dmdar", "heft"] {
         let rt = runtime(sched);
         let workers = Arc::new(Mutex::new(Vec::new()));
         let w = workers.clone();
@@ -132,5 +132,105 @@ fn footprints_are_starpus() {
     for h in &tiles {
         rt.unregister(h, true).unwrap();
     }
+    rt.shutdown();
+}
+
+/// dmdas, dmdap and dmdasd keep each worker's queue ordered by priority: on one worker,
+/// tasks queued while the runtime is paused run highest priority first, FIFO within a
+/// priority.
+#[test]
+fn sorted_dm_policies_run_queued_tasks_by_priority() {
+    for sched in ["dmdas", "dmdap", "dmdasd"] {
+        let rt = Runtime::start(Config {
+            ncpus: Some(1),
+            sched_policy: Some(sched.into()),
+            silent: true,
+            home: Some(std::env::temp_dir().join("starpu-core-tests")),
+            ..Config::default()
+        })
+        .unwrap();
+        rt.pause();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let priorities = [3, -2, 7, 0, 5, 0, 1, -9];
+        for (i, &p) in priorities.iter().enumerate() {
+            let o = order.clone();
+            let cl = Arc::new(Codelet::new("prio_order").cpu(move |_| {
+                o.lock().unwrap().push(i);
+                Ok(())
+            }));
+            rt.task(&cl).priority(p).submit().unwrap();
+        }
+        rt.resume();
+        rt.wait_for_all().unwrap();
+        assert_eq!(
+            *order.lock().unwrap(),
+            vec![2, 4, 0, 6, 3, 5, 1, 7],
+            "{sched}"
+        );
+        rt.shutdown();
+    }
+}
+
+/// dmdasd places a task by the queued work that runs before it (its priority or higher);
+/// dmda and dmdas by all the queued work. Worker 0 queues two low-priority tasks, worker 1
+/// one high-priority task (each held there by `can_execute`), all while paused: a new
+/// high-priority task goes to worker 1 under dmdas (1 task queued against 2) and to
+/// worker 0 under dmdasd (nothing of its priority queued there).
+#[test]
+fn dmdasd_places_by_the_work_of_higher_priority() {
+    for (sched, expected) in [("dmdas", 1), ("dmda", 1), ("dmdasd", 0)] {
+        let rt = runtime(sched);
+        rt.pause();
+        let ran = Arc::new(Mutex::new(Vec::new()));
+        let on = |w: usize| {
+            Arc::new(
+                Codelet::new("held")
+                    .cpu(|_| Ok(()))
+                    .can_execute(move |worker, _, _| worker == w),
+            )
+        };
+        let (held0, held1) = (on(0), on(1));
+        rt.task(&held0).priority(0).submit().unwrap();
+        rt.task(&held0).priority(0).submit().unwrap();
+        rt.task(&held1).priority(10).submit().unwrap();
+        let r = ran.clone();
+        let free = Arc::new(Codelet::new("free").cpu(move |call| {
+            r.lock().unwrap().push(call.worker());
+            Ok(())
+        }));
+        rt.task(&free).priority(10).submit().unwrap();
+        rt.resume();
+        rt.wait_for_all().unwrap();
+        assert_eq!(*ran.lock().unwrap(), vec![expected], "{sched}");
+        rt.shutdown();
+    }
+}
+
+/// A `STARPU_PER_WORKER` model makes worker 1 a thousand times cheaper: dmda sends it
+/// every task (the queued work on worker 1 stays below one task's cost on worker 0).
+#[test]
+fn dmda_follows_a_per_worker_cost_function() {
+    let rt = runtime("dmda");
+    rt.pause();
+    let ran = Arc::new(Mutex::new(Vec::new()));
+    let r = ran.clone();
+    let mut cl = Codelet::new("per_worker").cpu(move |call| {
+        r.lock().unwrap().push(call.worker());
+        Ok(())
+    });
+    cl.model = Some(PerfModel::per_worker(|_, worker, _| {
+        if worker == 1 {
+            1.0
+        } else {
+            1000.0
+        }
+    }));
+    let cl = Arc::new(cl);
+    for _ in 0..10 {
+        rt.task(&cl).submit().unwrap();
+    }
+    rt.resume();
+    rt.wait_for_all().unwrap();
+    assert_eq!(*ran.lock().unwrap(), vec![1; 10]);
     rt.shutdown();
 }

@@ -28,7 +28,8 @@ fn codelet(
 #[test]
 fn chain_of_read_write_tasks_runs_in_order() {
     for sched in [
-        "eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas", "dmdar", "heft",
+        "eager", "prio", "random", "ws", "lws", "dm", "dmda", "dmdas", "dmdap", "dmdasd", "dmdar",
+        "heft",
     ] {
         let rt = runtime(2, sched);
         let h = rt.register_variable(0u64).unwrap();

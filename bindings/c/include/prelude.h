@@ -129,6 +129,31 @@ enum starpu_data_interface_id
 	STARPU_MAX_INTERFACE_ID = 11
 };
 
+/* The multiformat interface (StarPU 1.4): one layout per kind of processing unit. This
+ * build runs on CPUs only, so the CPU format is the one tasks see and the conversion
+ * codelets never run. */
+struct starpu_codelet;
+struct starpu_multiformat_data_interface_ops
+{
+	size_t cpu_elemsize;
+	size_t opencl_elemsize;
+	struct starpu_codelet *cpu_to_opencl_cl;
+	struct starpu_codelet *opencl_to_cpu_cl;
+	size_t cuda_elemsize;
+	struct starpu_codelet *cpu_to_cuda_cl;
+	struct starpu_codelet *cuda_to_cpu_cl;
+};
+
+struct starpu_multiformat_interface
+{
+	enum starpu_data_interface_id id;
+	void *cpu_ptr;
+	void *cuda_ptr;
+	void *opencl_ptr;
+	uint32_t nx;
+	struct starpu_multiformat_data_interface_ops *ops;
+};
+
 enum starpu_node_kind
 {
 	STARPU_UNUSED = 0,

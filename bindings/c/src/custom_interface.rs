@@ -194,9 +194,10 @@ fn builtin_ops(id: i32) -> starpu_core::Result<&'static dyn InterfaceOps> {
         id::BCSR => ops_of::<BcsrInterface>(),
         id::COO => ops_of::<CooInterface>(),
         id::VOID => ops_of::<VoidInterface>(),
+        id::MULTIFORMAT => ops_of::<MultiformatInterface>(),
         other => {
             return Err(Error::unsupported(format!(
-                "built-in interface {other} is not available in this build (multiformat)"
+                "built-in interface {other} does not exist"
             )))
         }
     })

@@ -805,3 +805,31 @@ pub extern "C" fn starpu_tensor_ptr_register(
         },
     );
 }
+
+/// `starpu_multiformat_data_register`: `nobjects` objects in the CPU format at `ptr`,
+/// with `format_ops` giving each format's element size and conversion codelets. Tasks
+/// see the CPU format (`STARPU_MULTIFORMAT_GET_CPU_PTR`): this build has CPU workers
+/// only, so no conversion codelet runs (see the core's `multiformat` module).
+///
+/// # Safety
+/// `out` is writable; `ptr` holds `nobjects * cpu_elemsize` bytes on `home`;
+/// `format_ops` lives as long as the handle.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_multiformat_data_register(
+    out: *mut starpu_data_handle_t,
+    home: c_int,
+    ptr: *mut c_void,
+    nobjects: u32,
+    format_ops: *mut MultiformatOps,
+) {
+    let call = "starpu_multiformat_data_register";
+    match MultiformatInterface::new(ptr as usize, nobjects, format_ops) {
+        Ok(iface) => register(call, out, home, iface),
+        Err(e) => {
+            ffi::report(call, &e);
+            if !out.is_null() {
+                *out = std::ptr::null_mut();
+            }
+        }
+    }
+}

@@ -8,8 +8,8 @@ use crate::types::{starpu_perfmodel, starpu_perfmodel_arch, starpu_task};
 use libc::size_t;
 use libc::{c_char, c_int, c_uint};
 use starpu_core::perfmodel::{
-    self, state, ArchCostFn, CostFn, FootprintFn, PerfArch, PerfDevice, PerfModel, PerfModelType,
-    SizeBaseFn,
+    self, multiple, state, ArchCostFn, CostFn, FootprintFn, ParamsFn, PerfArch, PerfDevice,
+    PerfModel, PerfModelType, SizeBaseFn, WorkerCostFn,
 };
 use starpu_core::task::TaskSpec;
 use starpu_core::worker::WorkerKind;
@@ -35,7 +35,7 @@ fn kind_of(v: c_uint) -> PerfModelType {
         5 => PerfModelType::RegressionBased,
         6 => PerfModelType::NonLinearRegressionBased,
         7 => PerfModelType::MultipleRegressionBased,
-        // STARPU_PER_WORKER (1) has per-worker cost functions this build does not call.
+        1 => PerfModelType::PerWorker,
         _ => PerfModelType::Invalid,
     }
 }
@@ -43,6 +43,7 @@ fn kind_of(v: c_uint) -> PerfModelType {
 fn value_of(k: PerfModelType) -> c_uint {
     match k {
         PerfModelType::Invalid => 0,
+        PerfModelType::PerWorker => 1,
         PerfModelType::PerArch | PerfModelType::PerArchCommon => 2,
         PerfModelType::Common => 3,
         PerfModelType::HistoryBased => 4,
@@ -122,7 +123,25 @@ pub(crate) unsafe fn convert(m: *const starpu_perfmodel) -> Option<PerfModel> {
     let footprint: Option<FootprintFn> = m
         .footprint
         .map(|f| -> FootprintFn { Arc::new(move |spec: &TaskSpec| unsafe { f(c_task(spec)) }) });
+    let worker_cost_function: Option<WorkerCostFn> =
+        m.worker_cost_function.map(|f| -> WorkerCostFn {
+            Arc::new(move |spec: &TaskSpec, worker: usize, nimpl: usize| unsafe {
+                f(c_task(spec), worker as c_uint, nimpl as c_uint)
+            })
+        });
+    let nparameters = m.nparameters as usize;
+    let parameters: Option<ParamsFn> = m.parameters.map(|f| -> ParamsFn {
+        Arc::new(move |spec: &TaskSpec| {
+            let mut values = vec![0.0f64; nparameters];
+            // SAFETY: the application's function fills `nparameters` doubles.
+            unsafe { f(c_task(spec), values.as_mut_ptr()) };
+            values
+        })
+    });
     Some(PerfModel {
+        worker_cost_function,
+        parameters,
+        mlr_layout: mlr_layout(m),
         kind: kind_of(m.r#type),
         symbol: ffi::string(m.symbol),
         cost_function,
@@ -131,6 +150,37 @@ pub(crate) unsafe fn convert(m: *const starpu_perfmodel) -> Option<PerfModel> {
         footprint,
         ..Default::default()
     })
+}
+
+/// The terms of a multiple-regression model: `ncombinations` rows of `nparameters`
+/// exponents, and the parameters' names (NULL names become `P<k>` in files).
+///
+/// # Safety
+/// `combinations` and `parameters_names` are NULL or hold that many valid entries.
+unsafe fn mlr_layout(m: &starpu_perfmodel) -> multiple::Layout {
+    let np = m.nparameters as usize;
+    let combinations = if m.combinations.is_null() {
+        Vec::new()
+    } else {
+        (0..m.ncombinations as usize)
+            .filter_map(|i| {
+                let row = *m.combinations.add(i);
+                (!row.is_null()).then(|| std::slice::from_raw_parts(row, np).to_vec())
+            })
+            .collect()
+    };
+    let names = if m.parameters_names.is_null() {
+        Vec::new()
+    } else {
+        (0..np)
+            .map(|k| ffi::string(*m.parameters_names.add(k)).unwrap_or_else(|| format!("P{k}")))
+            .collect()
+    };
+    multiple::Layout {
+        nparameters: np,
+        combinations,
+        names,
+    }
 }
 
 /// A core description of C task `t` for questions asked about it before (or without)

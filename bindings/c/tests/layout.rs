@@ -65,6 +65,8 @@ layouts! {
     struct starpu_variable_interface = starpu_core::data::interfaces::VariableInterface { id, ptr, dev_handle, offset, elemsize },
     struct starpu_bcsr_interface = starpu_core::data::interfaces::BcsrInterface { id, nnz, nrow, nzval, colind, rowptr, firstentry, r, c, elemsize },
     struct starpu_vector_interface = starpu_core::data::interfaces::VectorInterface { id, ptr, dev_handle, offset, nx, elemsize, slice_base, allocsize },
+    struct starpu_multiformat_interface = starpu_core::data::interfaces::MultiformatInterface { id, cpu_ptr, cuda_ptr, opencl_ptr, nx, ops },
+    struct starpu_multiformat_data_interface_ops = starpu_core::data::interfaces::MultiformatOps { cpu_elemsize, opencl_elemsize, cpu_to_opencl_cl, opencl_to_cpu_cl, cuda_elemsize, cpu_to_cuda_cl, cuda_to_cpu_cl },
     struct starpu_matrix_interface = starpu_core::data::interfaces::MatrixInterface { id, ptr, dev_handle, offset, nx, ny, ld, elemsize, allocsize },
     struct starpu_csr_interface = starpu_core::data::interfaces::CsrInterface { id, nnz, nrow, nzval, colind, rowptr, firstentry, elemsize },
     struct starpu_tensor_interface = starpu_core::data::interfaces::TensorInterface { id, ptr, dev_handle, offset, nx, ny, nz, nt, ldy, ldz, ldt, elemsize },

@@ -88,13 +88,14 @@ pub fn render(t: &Tables) -> String {
                 .iter()
                 .find(|(i, _)| *i == nimpl)
                 .map_or(&empty, |(_, p)| *p);
-            render_per_arch(w, t.kind, &arch.name(nimpl, comb), per);
+            render_per_arch(w, t, &arch.name(nimpl, comb), per);
         }
     }
     out
 }
 
-fn render_per_arch(w: &mut String, kind: PerfModelType, name: &str, per: &PerArch) {
+fn render_per_arch(w: &mut String, t: &Tables, name: &str, per: &PerArch) {
+    let kind = t.kind;
     let entries: &[HistoryEntry] = if kind.uses_history() {
         &per.entries
     } else {
@@ -139,7 +140,26 @@ fn render_per_arch(w: &mut String, kind: PerfModelType, name: &str, per: &PerArc
         (f64::NAN, f64::NAN, f64::NAN)
     };
     let _ = writeln!(w, "# a\t\tb\t\tc\n{}\t{}\t{}", num(a), num(b), num(c));
-    let _ = writeln!(w, "# not multiple-regression-base\n0");
+    match (kind, &t.mlr_layout) {
+        (PerfModelType::MultipleRegressionBased, Some(layout)) => {
+            // StarPU: "# n\tintercept\t<terms>", then the count and the coefficients
+            // (NaN when there is no fit yet).
+            let mut mlr = per.mlr.clone();
+            if mlr.needs_fit(layout) {
+                mlr.refit(layout);
+            }
+            let _ = writeln!(w, "# n\tintercept\t{}", layout.term_names().join("\t"));
+            let coeff: Vec<String> = if mlr.coeff.len() == layout.ncoeff() {
+                mlr.coeff.iter().map(|c| num(*c)).collect()
+            } else {
+                vec![num(f64::NAN); layout.ncoeff()]
+            };
+            let _ = writeln!(w, "{}\t{}", layout.ncoeff(), coeff.join("\t"));
+        }
+        _ => {
+            let _ = writeln!(w, "# not multiple-regression-base\n0");
+        }
+    }
     if kind.uses_history() {
         let _ = writeln!(
             w,
@@ -247,7 +267,7 @@ pub fn parse(text: &str, what: &str) -> Result<Tables> {
         let nimpls: usize = l.number("number of implementations")?;
         for nimpl in 0..nimpls {
             let per = parse_per_arch(&mut l, &mut found)?;
-            if !per.entries.is_empty() || per.regression.nsample > 0 {
+            if !per.entries.is_empty() || per.regression.nsample > 0 || !per.mlr.coeff.is_empty() {
                 *t.get_mut(&arch, nimpl) = per;
             }
         }
@@ -285,17 +305,22 @@ fn parse_per_arch(l: &mut Lines<'_>, kind: &mut PerfModelType) -> Result<PerArch
         (Some(a), Some(b), Some(c)) => (r.a, r.b, r.c) = (a, b, c),
         _ => return Err(l.bad(&format!("bad non-linear regression line '{line}'"))),
     }
-    // Multiple regression: a count then the coefficients (this runtime does not use them).
+    // Multiple regression: a count then the coefficients.
     let line = l.next_line()?;
     let ncoeff: usize = line
         .split_whitespace()
         .next()
         .and_then(|t| t.parse().ok())
         .ok_or_else(|| l.bad(&format!("bad coefficient count '{line}'")))?;
-    let mut have = line.split_whitespace().count() - 1;
-    while have < ncoeff {
-        have += l.next_line()?.split_whitespace().count();
+    let mut coeff: Vec<&str> = line.split_whitespace().skip(1).collect();
+    while coeff.len() < ncoeff {
+        coeff.extend(l.next_line()?.split_whitespace());
     }
+    per.mlr.coeff = coeff
+        .iter()
+        .take(ncoeff)
+        .map(|c| float(Some(c)).ok_or_else(|| l.bad(&format!("bad coefficient '{c}'"))))
+        .collect::<Result<_>>()?;
     let mut entries = Vec::with_capacity(nentries);
     for _ in 0..nentries {
         let line = l.next_line()?;

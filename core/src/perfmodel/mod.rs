@@ -5,7 +5,10 @@
 //!   an entry has `STARPU_CALIBRATE_MINIMUM` (10) samples, robust to outliers.
 //! - `STARPU_REGRESSION_BASED` / `STARPU_NL_REGRESSION_BASED`: `a*n^b` and `a*n^b+c` in
 //!   the data size ([`regression`]).
-//! - `STARPU_PER_ARCH` / `STARPU_COMMON`: the application's cost functions.
+//! - `STARPU_MULTIPLE_REGRESSION_BASED`: a least-squares fit on the task's parameters
+//!   ([`multiple`]).
+//! - `STARPU_PER_ARCH` / `STARPU_COMMON` / `STARPU_PER_WORKER`: the application's cost
+//!   functions.
 //!
 //! Learned models are shared by symbol ([`state`]), saved in StarPU's file format
 //! ([`mod@file`]) under `$STARPU_HOME/.starpu/sampling/codelets/45/` at shutdown and read back
@@ -16,6 +19,7 @@ pub mod arch;
 pub mod file;
 pub mod footprint;
 pub mod history;
+pub mod multiple;
 pub mod regression;
 pub mod settings;
 pub mod state;
@@ -31,6 +35,7 @@ use std::sync::{Arc, RwLock};
 pub enum PerfModelType {
     #[default]
     Invalid,
+    PerWorker,
     PerArch,
     Common,
     HistoryBased,
@@ -50,12 +55,21 @@ impl PerfModelType {
                 | PerfModelType::NonLinearRegressionBased
         )
     }
+
+    /// Models that learn from measurements (and so have a state and a file).
+    pub fn learns(self) -> bool {
+        self.uses_history() || self == PerfModelType::MultipleRegressionBased
+    }
 }
 
 /// `cost_function(task, nimpl)`: microseconds.
 pub type CostFn = Arc<dyn Fn(&TaskSpec, usize) -> f64 + Send + Sync>;
 /// `arch_cost_function(task, arch, nimpl)`: microseconds.
 pub type ArchCostFn = Arc<dyn Fn(&TaskSpec, &PerfArch, usize) -> f64 + Send + Sync>;
+/// `per_worker_cost_function(task, workerid, nimpl)`: microseconds.
+pub type WorkerCostFn = Arc<dyn Fn(&TaskSpec, usize, usize) -> f64 + Send + Sync>;
+/// `parameters(task)`: the values a multiple-regression model is fitted on.
+pub type ParamsFn = Arc<dyn Fn(&TaskSpec) -> Vec<f64> + Send + Sync>;
 /// `size_base(task, nimpl)`: the size regressions and footprints use.
 pub type SizeBaseFn = Arc<dyn Fn(&TaskSpec, usize) -> usize + Send + Sync>;
 /// `footprint(task)`: the key of history entries.
@@ -77,6 +91,10 @@ pub struct PerfModel {
     pub symbol: Option<String>,
     pub cost_function: Option<CostFn>,
     pub arch_cost_function: Option<ArchCostFn>,
+    pub worker_cost_function: Option<WorkerCostFn>,
+    /// Multiple regression: the task's parameters, and the model's terms.
+    pub parameters: Option<ParamsFn>,
+    pub mlr_layout: multiple::Layout,
     pub size_base: Option<SizeBaseFn>,
     pub footprint: Option<FootprintFn>,
     /// The learned state last looked up, with the registry generation it is valid for:
@@ -138,9 +156,48 @@ impl PerfModel {
         }
     }
 
+    /// A `STARPU_PER_WORKER` model: `f(task, workerid, nimpl)` microseconds.
+    pub fn per_worker(
+        f: impl Fn(&TaskSpec, usize, usize) -> f64 + Send + Sync + 'static,
+    ) -> PerfModel {
+        PerfModel {
+            kind: PerfModelType::PerWorker,
+            worker_cost_function: Some(Arc::new(f)),
+            ..Default::default()
+        }
+    }
+
+    /// A `STARPU_MULTIPLE_REGRESSION_BASED` model named `symbol`: `parameters(task)` gives
+    /// the task's parameters, `combinations` one exponent per parameter for each term
+    /// after the intercept, `names` the parameters' names (may be empty).
+    pub fn multiple_regression(
+        symbol: impl Into<String>,
+        parameters: impl Fn(&TaskSpec) -> Vec<f64> + Send + Sync + 'static,
+        combinations: Vec<Vec<u32>>,
+        names: Vec<String>,
+    ) -> PerfModel {
+        let nparameters = combinations.first().map_or(names.len(), Vec::len);
+        PerfModel {
+            parameters: Some(Arc::new(parameters)),
+            mlr_layout: multiple::Layout {
+                nparameters,
+                combinations,
+                names,
+            },
+            ..PerfModel::new(PerfModelType::MultipleRegressionBased, symbol)
+        }
+    }
+
+    /// The task's parameters for a multiple-regression model, checked against the
+    /// model's parameter count.
+    pub fn task_parameters(&self, spec: &TaskSpec) -> Option<Vec<f64>> {
+        let p = (self.parameters.as_ref()?)(spec);
+        (p.len() == self.mlr_layout.nparameters).then_some(p)
+    }
+
     /// The learned state, for models that learn and have a symbol.
     pub fn state(&self) -> Option<Arc<ModelState>> {
-        if !self.kind.uses_history() {
+        if !self.kind.learns() {
             return None;
         }
         let generation = state::generation();
@@ -153,6 +210,9 @@ impl PerfModel {
         if s.kind() != self.kind {
             s.adopt_kind(self.kind);
         }
+        if self.kind == PerfModelType::MultipleRegressionBased {
+            s.adopt_layout(&self.mlr_layout);
+        }
         *self.cache.0.write().unwrap_or_else(|e| e.into_inner()) = Some((generation, s.clone()));
         Some(s)
     }
@@ -163,7 +223,35 @@ impl PerfModel {
 /// calibrated for this case yet, and measuring starts (as StarPU does, forcing
 /// calibration so the next run knows).
 pub fn expected_length(model: &PerfModel, spec: &TaskSpec, arch: &PerfArch, nimpl: usize) -> f64 {
+    expected_length_on(model, spec, arch, None, nimpl)
+}
+
+/// [`expected_length`] on worker `worker` when known: `STARPU_PER_WORKER` models need it
+/// (without a worker they predict nothing, NaN).
+pub fn expected_length_on(
+    model: &PerfModel,
+    spec: &TaskSpec,
+    arch: &PerfArch,
+    worker: Option<usize>,
+    nimpl: usize,
+) -> f64 {
     let t = match model.kind {
+        PerfModelType::PerWorker => worker.and_then(|w| {
+            model
+                .worker_cost_function
+                .as_ref()
+                .map(|f| f(spec, w, nimpl))
+        }),
+        PerfModelType::MultipleRegressionBased => {
+            let (Some(state), Some(params)) = (model.state(), model.task_parameters(spec)) else {
+                return f64::NAN;
+            };
+            let t = state.mlr_predict(arch, nimpl, &params);
+            if t.is_none() {
+                state.start_benchmarking();
+            }
+            t
+        }
         PerfModelType::Common => model.cost_function.as_ref().map(|f| f(spec, nimpl)),
         PerfModelType::PerArch | PerfModelType::PerArchCommon => model
             .arch_cost_function
@@ -193,7 +281,7 @@ pub fn expected_length(model: &PerfModel, spec: &TaskSpec, arch: &PerfArch, nimp
             }
             t
         }
-        PerfModelType::MultipleRegressionBased | PerfModelType::Invalid => None,
+        PerfModelType::Invalid => None,
     };
     t.filter(|v| !v.is_nan() && *v >= 0.0).unwrap_or(f64::NAN)
 }
@@ -225,6 +313,9 @@ pub fn update_history(
         size: data_size(Some(model), spec, nimpl),
         flops: spec.flops,
         time,
+        params: (model.kind == PerfModelType::MultipleRegressionBased)
+            .then(|| model.task_parameters(spec))
+            .flatten(),
     })
 }
 

@@ -5,6 +5,7 @@
 
 use super::arch::PerfArch;
 use super::history::{HistoryEntry, Sample};
+use super::multiple::{Layout, Mlr};
 use super::regression::{fit_power_offset, Regression};
 use super::{settings, PerfModelType};
 use std::collections::{BTreeMap, HashMap};
@@ -18,6 +19,8 @@ pub struct PerArch {
     pub entries: Vec<HistoryEntry>,
     index: HashMap<u32, usize>,
     pub regression: Regression,
+    /// Multiple-regression observations and coefficients.
+    pub mlr: Mlr,
 }
 
 impl PerArch {
@@ -63,6 +66,8 @@ type TableKey = (Vec<(u32, u32, u32)>, usize);
 pub struct Tables {
     pub kind: PerfModelType,
     pub per_arch: BTreeMap<TableKey, (PerfArch, PerArch)>,
+    /// The terms of a multiple-regression model (from the codelet's model).
+    pub mlr_layout: Option<Layout>,
 }
 
 impl Tables {
@@ -101,6 +106,8 @@ pub struct Measurement {
     pub flops: f64,
     /// Microseconds.
     pub time: f64,
+    /// The task's parameters, for multiple-regression models.
+    pub params: Option<Vec<f64>>,
 }
 
 impl ModelState {
@@ -136,6 +143,34 @@ impl ModelState {
                 t.kind = kind;
             }
         }
+    }
+
+    /// Gives a multiple-regression model its terms (the codelet's model has them, a file
+    /// does not).
+    pub(crate) fn adopt_layout(&self, layout: &Layout) {
+        if self.read().mlr_layout.as_ref() != Some(layout) {
+            self.write().mlr_layout = Some(layout.clone());
+        }
+    }
+
+    /// The multiple regression's prediction for `params`, refitting first when there are
+    /// new observations.
+    pub fn mlr_predict(&self, arch: &PerfArch, nimpl: usize, params: &[f64]) -> Option<f64> {
+        {
+            let t = self.read();
+            let layout = t.mlr_layout.as_ref()?;
+            let per = t.get(arch, nimpl)?;
+            if !per.mlr.needs_fit(layout) {
+                return per.mlr.predict(layout, params);
+            }
+        }
+        let mut t = self.write();
+        let layout = t.mlr_layout.clone()?;
+        let per = t.get_mut(arch, nimpl);
+        if per.mlr.needs_fit(&layout) {
+            per.mlr.refit(&layout);
+        }
+        per.mlr.predict(&layout, params)
     }
 
     pub fn is_benchmarking(&self) -> bool {
@@ -184,6 +219,13 @@ impl ModelState {
                     {
                         per.refit_nl(minimum);
                     }
+                }
+            }
+        }
+        if kind == PerfModelType::MultipleRegressionBased {
+            if let Some(p) = &m.params {
+                if m.time.is_finite() && m.time >= 0.0 {
+                    per.mlr.observations.push((p.clone(), m.time));
                 }
             }
         }

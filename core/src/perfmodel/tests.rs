@@ -120,3 +120,69 @@ fn cost_function_models_predict_without_learning() {
     // Without buffers or size_base, a task's footprint is 0 (StarPU's, too).
     assert_eq!(footprint(None, &spec, 0), 0);
 }
+
+/// A task description carrying the parameters `(m, n)` a multiple-regression model reads.
+fn mlr_spec(m: f64, n: f64) -> crate::task::TaskSpec {
+    crate::task::TaskSpec {
+        payload: Some(std::sync::Arc::new((m, n))),
+        ..Default::default()
+    }
+}
+
+fn mlr_model(symbol: &str) -> PerfModel {
+    PerfModel::multiple_regression(
+        symbol,
+        |spec| {
+            let &(m, n) = spec.payload_as::<(f64, f64)>().expect("(m, n)");
+            vec![m, n]
+        },
+        vec![vec![1, 1], vec![0, 2]],
+        vec!["M".into(), "N".into()],
+    )
+}
+
+#[test]
+fn multiple_regression_fits_the_samples_it_is_fed() {
+    let symbol = format!("mlr_unit_{}", std::process::id());
+    let model = mlr_model(&symbol);
+    let cpu = PerfArch::cpu();
+    let law = |m: f64, n: f64| 3.0 + 0.25 * m * n + 2.0 * n * n;
+    // Nothing measured: no prediction (and measuring starts).
+    assert!(expected_length(&model, &mlr_spec(4.0, 4.0), &cpu, 0).is_nan());
+    let state = model.state().expect("learns");
+    let mut fed = 0;
+    for m in [2.0, 8.0, 32.0] {
+        for n in [1.0, 5.0, 20.0] {
+            update_history(&model, &state, &mlr_spec(m, n), &cpu, 0, law(m, n));
+            fed += 1;
+            // Three coefficients: a fit needs more than three observations.
+            let p = expected_length(&model, &mlr_spec(100.0, 7.0), &cpu, 0);
+            assert_eq!(p.is_nan(), fed <= 3, "after {fed} samples: {p}");
+        }
+    }
+    let p = expected_length(&model, &mlr_spec(100.0, 7.0), &cpu, 0);
+    assert!((p - law(100.0, 7.0)).abs() < 1e-6, "{p}");
+    // Another implementation or architecture learned nothing.
+    assert!(expected_length(&model, &mlr_spec(100.0, 7.0), &cpu, 1).is_nan());
+    // The file has StarPU's coefficient line, and a reload predicts from it alone.
+    let text = file::render(&state.read());
+    assert!(text.contains("# n\tintercept\tM*N\tN^2\n3\t"), "{text}");
+    let back = file::parse(&text, "mlr").expect("parses");
+    assert_eq!(back.kind, PerfModelType::MultipleRegressionBased);
+    let coeff = &back.get(&cpu, 0).unwrap().mlr.coeff;
+    for (c, want) in coeff.iter().zip([3.0, 0.25, 2.0]) {
+        assert!((c - want).abs() < 1e-6, "{coeff:?}");
+    }
+    state::unload(&symbol);
+}
+
+#[test]
+fn per_worker_models_ask_the_worker_cost_function() {
+    let spec = crate::task::TaskSpec::default();
+    let cpu = PerfArch::cpu();
+    let m = PerfModel::per_worker(|_, worker, nimpl| 100.0 * worker as f64 + nimpl as f64);
+    assert_eq!(expected_length_on(&m, &spec, &cpu, Some(3), 1), 301.0);
+    assert_eq!(expected_length_on(&m, &spec, &cpu, Some(0), 0), 0.0);
+    // Without a worker there is nothing to ask.
+    assert!(expected_length(&m, &spec, &cpu, 0).is_nan());
+}

@@ -11,15 +11,19 @@
 //! placed the same way (fewest queued tasks), which spreads such tasks over the workers.
 //!
 //! Workers only take tasks from their own queue (no stealing: the placement is the
-//! decision). dmdas keeps each queue ordered by priority; dmdar takes first the queued
-//! task whose data is already in the worker's memory node.
+//! decision). dmdas and dmdap keep each queue ordered by priority; dmdar takes first the
+//! queued task whose data is already in the worker's memory node. dmdasd (StarPU's
+//! "sorted decision") is dmdas whose placement counts, on each worker, only the queued
+//! work that will run before the task: the tasks of the same or a higher priority, since
+//! the task is inserted ahead of the lower-priority ones. A high-priority task thus goes
+//! to a worker whose queue holds only low-priority work, and meets its "deadline" sooner.
 
 use super::view::{Expected, SchedView};
 use super::Policy;
 use crate::memory::NodeId;
 use crate::task::{Task, TaskRef};
 use crate::worker::Worker;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -29,6 +33,8 @@ pub enum Variant {
     Dm,
     Dmda,
     Dmdas,
+    Dmdap,
+    Dmdasd,
     Dmdar,
     Heft,
 }
@@ -39,6 +45,8 @@ impl Variant {
             Variant::Dm => "dm",
             Variant::Dmda => "dmda",
             Variant::Dmdas => "dmdas",
+            Variant::Dmdap => "dmdap",
+            Variant::Dmdasd => "dmdasd",
             Variant::Dmdar => "dmdar",
             Variant::Heft => "heft",
         }
@@ -47,6 +55,11 @@ impl Variant {
     /// Whether data transfers count in the placement ("data aware").
     fn data_aware(self) -> bool {
         self != Variant::Dm
+    }
+
+    /// Whether each worker's queue is kept ordered by priority.
+    fn sorted(self) -> bool {
+        matches!(self, Variant::Dmdas | Variant::Dmdap | Variant::Dmdasd)
     }
 }
 
@@ -61,11 +74,41 @@ struct Queue {
     running_end: f64,
     /// A task popped from this queue is running.
     running: bool,
+    /// dmdasd: queued predicted length and task count per priority, so that the work
+    /// ahead of a new task is summed over priorities, not over queued tasks (a burst of
+    /// 200,000 tasks would make that quadratic).
+    by_priority: BTreeMap<i32, (f64, usize)>,
 }
 
 impl Queue {
     fn expected_end(&self, now: f64) -> f64 {
         self.running_end.max(now) + self.queued
+    }
+
+    /// When a task of priority `prio` inserted now would start, and how many tasks run
+    /// before it: the running task, then the queued ones of the same or a higher
+    /// priority (the queue is sorted, FIFO within a priority).
+    fn expected_start_at_priority(&self, now: f64, prio: i32) -> (f64, usize) {
+        let (len, n) = self
+            .by_priority
+            .range(prio..)
+            .fold((0.0, 0), |(l, n), (_, (pl, pn))| (l + pl, n + pn));
+        (self.running_end.max(now) + len.max(0.0), n)
+    }
+
+    /// Counts (`sign` 1) or discounts (-1) a queued task in `by_priority`.
+    fn account(&mut self, prio: i32, predicted: f64, sign: i8) {
+        let e = self.by_priority.entry(prio).or_insert((0.0, 0));
+        if sign > 0 {
+            e.0 += predicted;
+            e.1 += 1;
+        } else {
+            e.0 -= predicted;
+            e.1 = e.1.saturating_sub(1);
+            if e.1 == 0 {
+                self.by_priority.remove(&prio);
+            }
+        }
     }
 }
 
@@ -125,10 +168,15 @@ impl Dm {
             }
             let (end, ntasks) = {
                 let q = lock(&wq.q);
-                (
-                    q.expected_end(now),
-                    (q.tasks.len() + q.running as usize) as f64,
-                )
+                if self.variant == Variant::Dmdasd {
+                    let (end, n) = q.expected_start_at_priority(now, task.priority());
+                    (end, (n + q.running as usize) as f64)
+                } else {
+                    (
+                        q.expected_end(now),
+                        (q.tasks.len() + q.running as usize) as f64,
+                    )
+                }
             };
             let transfer = if self.variant.data_aware() {
                 view.expected_transfer(task, w)
@@ -173,14 +221,19 @@ impl Dm {
         let wq = &self.queues[w];
         let mut q = lock(&wq.q);
         q.queued += predicted;
-        if self.variant == Variant::Dmdas {
+        if self.variant == Variant::Dmdasd {
+            q.account(task.priority(), predicted, 1);
+        }
+        if self.variant.sorted() {
             // After every task of the same or a higher priority: FIFO within a priority.
             let p = task.priority();
+            // The queue is sorted by decreasing priority: search from the back, so that a
+            // burst of tasks of one priority is queued in constant time each.
             let at = q
                 .tasks
                 .iter()
-                .position(|(t, _)| t.priority() < p)
-                .unwrap_or(q.tasks.len());
+                .rposition(|(t, _)| t.priority() >= p)
+                .map_or(0, |i| i + 1);
             q.tasks.insert(at, (task, predicted));
         } else {
             q.tasks.push_back((task, predicted));
@@ -216,16 +269,33 @@ impl Policy for Dm {
             return None;
         }
         let mut q = lock(&wq.q);
-        let ready_first = if self.variant == Variant::Dmdar {
-            q.tasks
+        let ready_first = match self.variant {
+            Variant::Dmdar => q
+                .tasks
                 .iter()
-                .position(|(t, _)| can_run(t) && data_ready(t, wq.node))
-        } else {
-            None
+                .position(|(t, _)| can_run(t) && data_ready(t, wq.node)),
+            // StarPU's dmdas and dmdasd pop, among the tasks of the first one's priority,
+            // the first whose data is there (the queue is sorted).
+            Variant::Dmdas | Variant::Dmdasd => {
+                let first = q
+                    .tasks
+                    .iter()
+                    .find(|(t, _)| can_run(t))
+                    .map(|(t, _)| t.priority());
+                first.and_then(|p| {
+                    q.tasks.iter().position(|(t, _)| {
+                        t.priority() == p && can_run(t) && data_ready(t, wq.node)
+                    })
+                })
+            }
+            _ => None,
         };
         let at = ready_first.or_else(|| q.tasks.iter().position(|(t, _)| can_run(t)))?;
         let (task, predicted) = q.tasks.remove(at)?;
         q.queued = (q.queued - predicted).max(0.0);
+        if self.variant == Variant::Dmdasd {
+            q.account(task.priority(), predicted, -1);
+        }
         q.running_end = self.now() + predicted;
         q.running = true;
         wq.len.store(q.tasks.len(), Ordering::Release);

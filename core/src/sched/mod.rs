@@ -92,6 +92,14 @@ pub const POLICIES: &[(&str, &str)] = &[
         "deque model data aware sorted: dmda with per-worker queues sorted by priority",
     ),
     (
+        "dmdap",
+        "deque model data aware priority: dmda with per-worker queues sorted by priority",
+    ),
+    (
+        "dmdasd",
+        "deque model data aware sorted decision: dmdas, placing each task by the queued work of its priority or higher",
+    ),
+    (
         "dmdar",
         "deque model data aware ready: dmda, workers first run tasks whose data is there",
     ),
@@ -103,8 +111,6 @@ pub const POLICIES: &[(&str, &str)] = &[
 
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.
 const NOT_YET: &[&str] = &[
-    "dmdap",
-    "dmdasd",
     "pheft",
     "peager",
     "graph_test",
@@ -140,6 +146,8 @@ pub fn create(name: &str, workers: &[Worker]) -> Result<Box<dyn Policy>> {
         "dm" => Box::new(dm::Dm::new(dm::Variant::Dm, workers)),
         "dmda" => Box::new(dm::Dm::new(dm::Variant::Dmda, workers)),
         "dmdas" => Box::new(dm::Dm::new(dm::Variant::Dmdas, workers)),
+        "dmdap" => Box::new(dm::Dm::new(dm::Variant::Dmdap, workers)),
+        "dmdasd" => Box::new(dm::Dm::new(dm::Variant::Dmdasd, workers)),
         "dmdar" => Box::new(dm::Dm::new(dm::Variant::Dmdar, workers)),
         "heft" => Box::new(dm::Dm::new(dm::Variant::Heft, workers)),
         _ => {

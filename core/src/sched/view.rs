@@ -85,7 +85,7 @@ impl SchedView for Runtime {
         let Some(model) = spec.codelet.as_ref().and_then(|c| c.model.as_ref()) else {
             return Expected::NoModel;
         };
-        let t = perfmodel::expected_length(model, spec, &self.worker_arch(w), nimpl);
+        let t = perfmodel::expected_length_on(model, spec, &self.worker_arch(w), Some(w), nimpl);
         if t.is_nan() {
             Expected::Uncalibrated
         } else {

@@ -1,0 +1,146 @@
+//! `struct starpu_multiformat_interface`: `nx` objects that have one layout per kind of
+//! processing unit (an array of structures on CPUs, a structure of arrays on GPUs, say),
+//! described by the application's `struct starpu_multiformat_data_interface_ops`: the
+//! element size of each format and the codelets that convert between them.
+//!
+//! StarPU converts when a task runs on a unit whose format differs from the valid copy's
+//! (CPU to CUDA with `cpu_to_cuda_cl`, back with `cuda_to_cpu_cl`, same for OpenCL).
+//! This build has CPU workers only and main memory as its only node: every task reads
+//! and writes the CPU format, so no conversion codelet ever runs. When accelerator
+//! workers come, the conversion is a task run before the kernel on the target node.
+
+use super::Interface;
+use crate::data::hash::crc32c_be;
+use crate::error::{Error, Result};
+use crate::memory::{self, NodeId};
+use libc::size_t;
+use std::ffi::c_void;
+
+/// `struct starpu_multiformat_data_interface_ops` (StarPU 1.4): the formats' element
+/// sizes and conversion codelets (opaque here: codelets belong to the face).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct MultiformatOps {
+    pub cpu_elemsize: size_t,
+    pub opencl_elemsize: size_t,
+    pub cpu_to_opencl_cl: *mut c_void,
+    pub opencl_to_cpu_cl: *mut c_void,
+    pub cuda_elemsize: size_t,
+    pub cpu_to_cuda_cl: *mut c_void,
+    pub cuda_to_cpu_cl: *mut c_void,
+}
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MultiformatInterface {
+    pub id: i32,
+    pub cpu_ptr: usize,
+    pub cuda_ptr: usize,
+    pub opencl_ptr: usize,
+    pub nx: u32,
+    /// The application's `MultiformatOps` (an address: it must outlive the handle, as in
+    /// StarPU, which keeps the pointer too).
+    pub ops: usize,
+}
+
+impl MultiformatInterface {
+    /// `nx` objects in the CPU format at `cpu_ptr`, described by `ops`.
+    ///
+    /// # Safety
+    /// `ops` points to a `MultiformatOps` that lives as long as the data.
+    pub unsafe fn new(cpu_ptr: usize, nx: u32, ops: *const MultiformatOps) -> Result<Self> {
+        let o = ops
+            .as_ref()
+            .ok_or_else(|| Error::invalid("multiformat ops are NULL"))?;
+        if o.cpu_elemsize == 0 {
+            return Err(Error::invalid(
+                "multiformat ops have cpu_elemsize 0 (the CPU format is the one this build uses)",
+            ));
+        }
+        Ok(MultiformatInterface {
+            id: Self::ID,
+            cpu_ptr,
+            cuda_ptr: 0,
+            opencl_ptr: 0,
+            nx,
+            ops: ops as usize,
+        })
+    }
+
+    /// Bytes of one object in the CPU format.
+    pub fn cpu_elemsize(&self) -> usize {
+        // SAFETY: `new` checked the pointer, which the application keeps alive.
+        unsafe { (self.ops as *const MultiformatOps).as_ref() }.map_or(0, |o| o.cpu_elemsize)
+    }
+}
+
+impl Interface for MultiformatInterface {
+    const ID: i32 = super::id::MULTIFORMAT;
+    const NAME: &'static str = "STARPU_MULTIFORMAT_INTERFACE";
+
+    fn data_size(&self) -> usize {
+        self.nx as usize * self.cpu_elemsize()
+    }
+    fn footprint(&self) -> u32 {
+        // StarPU's: the object count only.
+        crc32c_be(self.nx, 0)
+    }
+    fn describe(&self) -> String {
+        format!(
+            "multiformat nx={} cpu_elemsize={}",
+            self.nx,
+            self.cpu_elemsize()
+        )
+    }
+    fn data_ptr(&self) -> usize {
+        self.cpu_ptr
+    }
+    fn allocate(&mut self, node: NodeId) -> Result<()> {
+        self.cpu_ptr = memory::alloc(node, self.data_size())?;
+        Ok(())
+    }
+    fn free(&mut self, node: NodeId) {
+        memory::free(node, self.cpu_ptr);
+        *self = self.without_buffers();
+    }
+    unsafe fn copy_from(&self, src: &Self) {
+        super::copy_2d(src.cpu_ptr, 0, self.cpu_ptr, 0, self.data_size(), 1);
+    }
+    fn without_buffers(&self) -> Self {
+        MultiformatInterface {
+            cpu_ptr: 0,
+            cuda_ptr: 0,
+            opencl_ptr: 0,
+            ..*self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_come_from_the_cpu_format() {
+        let ops = MultiformatOps {
+            cpu_elemsize: 12,
+            opencl_elemsize: 4,
+            cpu_to_opencl_cl: std::ptr::null_mut(),
+            opencl_to_cpu_cl: std::ptr::null_mut(),
+            cuda_elemsize: 4,
+            cpu_to_cuda_cl: std::ptr::null_mut(),
+            cuda_to_cpu_cl: std::ptr::null_mut(),
+        };
+        let mut data = vec![0u8; 120];
+        let m = unsafe { MultiformatInterface::new(data.as_mut_ptr() as usize, 10, &ops) }.unwrap();
+        assert_eq!(m.data_size(), 120);
+        assert_eq!(m.footprint(), crc32c_be(10, 0));
+        assert_eq!(m.describe(), "multiformat nx=10 cpu_elemsize=12");
+        let bad = MultiformatOps {
+            cpu_elemsize: 0,
+            ..ops
+        };
+        assert!(unsafe { MultiformatInterface::new(0, 10, &bad) }.is_err());
+        assert!(unsafe { MultiformatInterface::new(0, 10, std::ptr::null()) }.is_err());
+    }
+}
