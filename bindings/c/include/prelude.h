@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <assert.h>
 #include <time.h>
+#include <sys/time.h> /* as starpu_profiling.h: programs call gettimeofday without their own include */
 #include <unistd.h>
 #include <pthread.h>
 #include <sys/types.h>
