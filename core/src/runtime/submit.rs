@@ -15,8 +15,12 @@ impl Runtime {
     /// unsubmitted and every handle and earlier task is untouched. Either way the face
     /// hears `TaskHooks::dropped` once for this description: when the task holding it
     /// goes, or now if it is refused.
-    pub fn submit(&self, task: &TaskRef, spec: TaskSpec) -> Result<()> {
-        if let Err(e) = self.admit(task, &spec) {
+    pub fn submit(&self, task: &TaskRef, mut spec: TaskSpec) -> Result<()> {
+        let admitted = self.resolve_context(spec.sched_ctx).and_then(|ctx| {
+            spec.sched_ctx = ctx;
+            self.admit(task, &spec)
+        });
+        if let Err(e) = admitted {
             if let Some(h) = &spec.hooks {
                 task::guarded(self, task, "the drop hook", || h.dropped(task));
             }
@@ -260,6 +264,10 @@ impl Runtime {
     }
 
     fn push_to_policy(&self, mut tasks: ReadyList) {
+        if self.contexts.is_active() {
+            self.push_to_context(tasks.into_vec());
+            return;
+        }
         let from = worker::current_worker_id();
         match tasks.len() {
             0 => {}
