@@ -413,6 +413,11 @@ impl Runtime {
         Ok(Some(ctx.inheritor.load(Ordering::SeqCst)).filter(|&i| i != NONE))
     }
 
+    /// Wakes worker `w` if it sleeps (`starpu_wake_worker_*`); true if it did.
+    pub fn wake_worker(&self, w: usize) -> bool {
+        self.workers.get(w).is_some_and(|x| x.wake())
+    }
+
     /// Whether context `id` exists.
     pub fn context_exists(&self, id: u32) -> bool {
         self.contexts.get(id).is_some()

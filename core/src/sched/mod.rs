@@ -141,7 +141,10 @@ const NOT_YET: &[&str] = &[
 /// context `ctx` over `workers` (the runtime's workers; the context's members are told by
 /// `workers_added`).
 #[derive(Clone)]
-pub struct PolicyFactory(pub Arc<dyn Fn(u32, &[Worker]) -> Box<dyn Policy> + Send + Sync>);
+pub struct PolicyFactory(pub Arc<MakePolicy>);
+
+/// What a [`PolicyFactory`] calls: context id and the runtime's workers to a policy.
+pub type MakePolicy = dyn Fn(u32, &[Worker]) -> Box<dyn Policy> + Send + Sync;
 
 impl PolicyFactory {
     /// Wraps `f`.
