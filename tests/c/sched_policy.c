@@ -145,7 +145,8 @@ int main(void)
 {
 	struct starpu_conf conf;
 	starpu_conf_init(&conf);
-	conf.ncpus = 2;
+	conf.ncpus = 2; /* even under STARPU_NCPU=1: the context below needs worker 1 */
+	conf.precedence_over_environment_variables = 1;
 	conf.sched_policy = &fifo_policy;
 	int ret = starpu_init(&conf);
 	if (ret == -ENODEV)
