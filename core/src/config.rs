@@ -30,6 +30,8 @@ pub struct Config {
     pub nopencl: Option<usize>,
     /// Scheduling policy name (`STARPU_SCHED`, `conf.sched_policy_name`); `None` = default.
     pub sched_policy: Option<String>,
+    /// A policy the application wrote (`conf.sched_policy`); wins over `sched_policy`.
+    pub custom_policy: Option<crate::sched::PolicyFactory>,
     pub binding: Binding,
     /// Bind the thread calling init to a core of its own, taken away from the workers.
     pub main_thread_bind: bool,
@@ -83,6 +85,7 @@ impl Default for Config {
             ncuda: None,
             nopencl: None,
             sched_policy: None,
+            custom_policy: None,
             binding: Binding::Auto,
             main_thread_bind: false,
             main_thread_cpuid: None,

@@ -331,3 +331,61 @@ void _starpu_c_data_set_coordinates(starpu_data_handle_t handle, unsigned dimens
 	va_end(ap);
 	starpu_data_set_coordinates_array(handle, dimensions, dims);
 }
+
+/* starpu_sched_ctx_create(workerids, nworkers, name, KEY, value..., 0): reads the options
+ * (their meaning and checks are in src/sched_ctx.rs). */
+unsigned _starpu_c_sched_ctx_create(int *workerids, int nworkers, const char *name, ...)
+{
+	struct _starpu_sched_ctx_options o;
+	memset(&o, 0, sizeof(o));
+	va_list ap;
+	va_start(ap, name);
+	int key;
+	while ((key = va_arg(ap, int)) != 0) {
+		switch (key) {
+		case STARPU_SCHED_CTX_POLICY_NAME:
+			o.policy_name = va_arg(ap, const char *);
+			break;
+		case STARPU_SCHED_CTX_POLICY_STRUCT:
+			o.policy = va_arg(ap, struct starpu_sched_policy *);
+			break;
+		case STARPU_SCHED_CTX_POLICY_MIN_PRIO:
+			o.min_prio = va_arg(ap, int);
+			o.min_prio_set = 1;
+			break;
+		case STARPU_SCHED_CTX_POLICY_MAX_PRIO:
+			o.max_prio = va_arg(ap, int);
+			o.max_prio_set = 1;
+			break;
+		case STARPU_SCHED_CTX_HIERARCHY_LEVEL:
+			o.hierarchy_level = va_arg(ap, unsigned);
+			break;
+		case STARPU_SCHED_CTX_NESTED:
+			o.nested = va_arg(ap, unsigned);
+			break;
+		case STARPU_SCHED_CTX_AWAKE_WORKERS:
+			o.awake_workers = 1; /* no value follows */
+			break;
+		case STARPU_SCHED_CTX_POLICY_INIT:
+			o.init_sched = va_arg(ap, void (*)(unsigned));
+			break;
+		case STARPU_SCHED_CTX_USER_DATA:
+			o.user_data = va_arg(ap, void *);
+			break;
+		case STARPU_SCHED_CTX_SUB_CTXS:
+			o.sub_ctxs = va_arg(ap, int *);
+			o.nsub_ctxs = va_arg(ap, int);
+			break;
+		case STARPU_SCHED_CTX_CUDA_NSMS:
+			o.nsms = va_arg(ap, int);
+			break;
+		default:
+			/* The rest of the list cannot be walked: stop here, Rust reports it. */
+			o.bad_key = key;
+			va_end(ap);
+			return _starpu_sched_ctx_create_with(workerids, nworkers, name, &o);
+		}
+	}
+	va_end(ap);
+	return _starpu_sched_ctx_create_with(workerids, nworkers, name, &o);
+}

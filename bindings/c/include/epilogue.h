@@ -143,6 +143,8 @@ typedef pthread_spinlock_t starpu_pthread_spinlock_t;
 /* ==== Priorities (starpu_sched_ctx.h) ==== */
 #define STARPU_MIN_PRIO (starpu_sched_get_min_priority())
 #define STARPU_MAX_PRIO (starpu_sched_get_max_priority())
+/* Options follow the name as KEY, value pairs ending with 0 (STARPU_SCHED_CTX_*). */
+unsigned starpu_sched_ctx_create(int *workerids_ctx, int nworkers_ctx, const char *sched_ctx_name, ...);
 
 /* ==== Data interfaces: accessors on the description a kernel receives ==== */
 #define STARPU_VARIABLE_GET_PTR(interface) (((struct starpu_variable_interface *)(interface))->ptr)

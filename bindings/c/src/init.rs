@@ -93,10 +93,7 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
         ));
     }
     if !c.sched_policy.is_null() {
-        return Err(Error::unsupported(
-            "application-defined scheduling policies (conf.sched_policy) are not supported yet; \
-             use conf.sched_policy_name with one of eager, prio, random, ws, lws",
-        ));
+        cfg.custom_policy = Some(crate::sched_policy::factory(c.sched_policy, Some(0))?);
     }
     if c.n_not_launched_drivers > 0 {
         return Err(Error::unsupported(
@@ -147,7 +144,18 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
             cfg.sched_policy = None;
         }
         let requested_accel = cfg.ncuda.unwrap_or(0) + cfg.nopencl.unwrap_or(0);
-        let rt = starpu_core::runtime::init(cfg)?;
+        let custom = conf
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |c| c.sched_policy);
+        let started = starpu_core::runtime::init(cfg);
+        if started.is_err() {
+            crate::sched_policy::clear_pending();
+        }
+        let rt = started?;
+        crate::sched_ctx::reset_all(custom);
+        // The application's policy of the global context starts once the runtime is
+        // reachable (its init_sched may ask for the context's workers).
+        crate::sched_policy::start(0);
         if requested_accel > 0 {
             rt.info("no CUDA or OpenCL driver in this build: running CPU workers only");
         }

@@ -29,6 +29,8 @@ pub mod perf_counters;
 pub mod perfmodel;
 pub mod profiling;
 pub mod redux;
+pub mod sched_ctx;
+pub mod sched_policy;
 pub mod tags;
 pub mod task;
 pub mod task_state;

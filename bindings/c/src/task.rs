@@ -265,6 +265,7 @@ unsafe fn spec_of(
         synchronous,
         detached: tr.detach != 0 && !synchronous,
         flops: tr.flops,
+        sched_ctx: crate::sched_ctx::of_task(tr),
         hooks: Some(c),
         ..Default::default()
     })
@@ -313,21 +314,6 @@ pub(crate) unsafe fn submit(
 #[no_mangle]
 pub unsafe extern "C" fn starpu_task_submit(task: *mut starpu_task) -> c_int {
     submit(task, "starpu_task_submit", None)
-}
-
-/// `starpu_task_submit_to_ctx`: contexts are not implemented; the global one is used.
-///
-/// # Safety
-/// As `starpu_task_submit`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_task_submit_to_ctx(
-    task: *mut starpu_task,
-    sched_ctx_id: c_uint,
-) -> c_int {
-    if !task.is_null() {
-        (*task).sched_ctx = sched_ctx_id;
-    }
-    submit(task, "starpu_task_submit_to_ctx", None)
 }
 
 /// `starpu_task_wait`: waits for a non-detached task, then destroys it if `destroy` is set.

@@ -41,4 +41,5 @@ variadic_export! {
     starpu_task_declare_deps => _starpu_c_task_declare_deps,
     starpu_task_declare_end_deps => _starpu_c_task_declare_end_deps,
     starpu_data_set_coordinates => _starpu_c_data_set_coordinates,
+    starpu_sched_ctx_create => _starpu_c_sched_ctx_create,
 }

@@ -321,20 +321,6 @@ pub extern "C" fn starpu_sched_get_max_priority() -> c_int {
     ffi::runtime().map_or(0, |rt| rt.priority_range().1)
 }
 
-/// `starpu_sched_ctx_get_min_priority`: one context, the global one.
-#[no_mangle]
-pub extern "C" fn starpu_sched_ctx_get_min_priority(ctx: c_uint) -> c_int {
-    let _ = ctx;
-    starpu_sched_get_min_priority()
-}
-
-/// `starpu_sched_ctx_get_max_priority`.
-#[no_mangle]
-pub extern "C" fn starpu_sched_ctx_get_max_priority(ctx: c_uint) -> c_int {
-    let _ = ctx;
-    starpu_sched_get_max_priority()
-}
-
 /// `starpu_cublas_init`: prepares an accelerator library on each device of its kind; this build has
 /// none, so there is nothing to prepare.
 #[no_mangle]

@@ -79,6 +79,8 @@ pub struct Runtime {
     pub(crate) profile: crate::profiling::Profiling,
     /// Performance counters and their listeners (`starpu_perf_counter_*`).
     pub(crate) counters: crate::counters::Counters,
+    /// Scheduling contexts (`sched/contexts.rs`).
+    pub(crate) contexts: crate::sched::contexts::Contexts,
 }
 
 mod failures;
@@ -133,7 +135,10 @@ impl Runtime {
                 Worker::new(i, cpu)
             })
             .collect();
-        let policy = sched::create(&policy_name, &workers)?;
+        let policy = match &config.custom_policy {
+            Some(f) => (f.0)(sched::contexts::GLOBAL, &workers),
+            None => sched::create(&policy_name, &workers)?,
+        };
         let (pmin, pmax) = policy.priority_range();
         let priority_range = (
             config.min_priority.unwrap_or(pmin),
@@ -165,7 +170,9 @@ impl Runtime {
             watchdog: config_watchdog.map(watchdog::Watchdog::new),
             profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
             counters: crate::counters::Counters::new(ncpus, config_perf_counters),
+            contexts: sched::contexts::Contexts::new(ncpus, priority_range),
         });
+        rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
             let worker_rt = rt.clone();
@@ -206,6 +213,9 @@ impl Runtime {
         let _ = self.wait_for_all();
         let first = self.is_running();
         self.stop_workers();
+        if first {
+            self.deinit_policies();
+        }
         if first {
             // Learned performance models are saved once the last runtime stops.
             crate::perfmodel::settings::runtime_stopped();
@@ -297,8 +307,10 @@ impl Runtime {
         self.policy.name()
     }
 
+    /// Priority bounds of the global context.
     pub fn priority_range(&self) -> (i32, i32) {
-        self.priority_range
+        self.context_priority_range(sched::contexts::GLOBAL)
+            .unwrap_or(self.priority_range)
     }
 
     /// Seconds since start.
@@ -318,7 +330,9 @@ impl Runtime {
 
     /// Tasks ready and waiting for a worker (`starpu_task_nready`).
     pub fn nready(&self) -> usize {
-        self.policy.ntasks() + self.workers.iter().map(|w| w.pinned.len()).sum::<usize>()
+        self.policy.ntasks()
+            + self.contexts_ntasks()
+            + self.workers.iter().map(|w| w.pinned.len()).sum::<usize>()
     }
 
     pub fn default_sequential_consistency(&self) -> bool {
@@ -381,11 +395,20 @@ impl Runtime {
                 return Some(t);
             }
         }
+        if self.contexts.is_active() {
+            return self.pop_from_contexts(w);
+        }
         self.policy.pop(w, &|t| self.choose_impl(t, w).is_some())
     }
 
     pub(crate) fn has_work(&self, w: usize) -> bool {
-        !self.is_paused() && (!self.workers[w].pinned.is_empty() || self.policy.has_work(w))
+        !self.is_paused()
+            && (!self.workers[w].pinned.is_empty()
+                || if self.contexts.is_active() {
+                    self.contexts_have_work(w)
+                } else {
+                    self.policy.has_work(w)
+                })
     }
 
     /// Wakes `target` if it sleeps, else any sleeping worker.

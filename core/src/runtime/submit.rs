@@ -15,8 +15,12 @@ impl Runtime {
     /// unsubmitted and every handle and earlier task is untouched. Either way the face
     /// hears `TaskHooks::dropped` once for this description: when the task holding it
     /// goes, or now if it is refused.
-    pub fn submit(&self, task: &TaskRef, spec: TaskSpec) -> Result<()> {
-        if let Err(e) = self.admit(task, &spec) {
+    pub fn submit(&self, task: &TaskRef, mut spec: TaskSpec) -> Result<()> {
+        let admitted = self.resolve_context(spec.sched_ctx).and_then(|ctx| {
+            spec.sched_ctx = ctx;
+            self.admit(task, &spec)
+        });
+        if let Err(e) = admitted {
             if let Some(h) = &spec.hooks {
                 task::guarded(self, task, "the drop hook", || h.dropped(task));
             }
@@ -282,11 +286,19 @@ impl Runtime {
     }
 
     fn push_to_policy_one(&self, t: TaskRef) {
+        if self.contexts.is_active() {
+            self.push_to_context(vec![t]);
+            return;
+        }
         let target = self.policy.push(t, worker::current_worker_id(), self);
         self.wake(target);
     }
 
     fn push_to_policy(&self, mut tasks: ReadyList) {
+        if self.contexts.is_active() {
+            self.push_to_context(tasks.into_vec());
+            return;
+        }
         match tasks.len() {
             0 => {}
             1 => self.push_to_policy_one(tasks.pop().expect("one task")),

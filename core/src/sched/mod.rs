@@ -4,6 +4,7 @@
 //! job. `push` says which worker the task is meant for so the runtime can wake it.
 
 mod central;
+pub mod contexts;
 mod dm;
 pub mod queue;
 mod random;
@@ -14,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::task::{Task, TaskRef};
 use crate::worker::Worker;
 use queue::{FifoQueue, PrioQueue};
+use std::sync::Arc;
 pub use view::{Expected, SchedView};
 
 /// A scheduling policy (StarPU's `struct starpu_sched_policy`, in Rust terms).
@@ -50,6 +52,25 @@ pub trait Policy: Send + Sync {
     fn task_done(&self, worker: usize, task: &Task, measured: Option<f64>) {
         let _ = (worker, task, measured);
     }
+
+    /// `worker` is about to run `task`, popped from this policy (StarPU's `pre_exec_hook`).
+    fn task_starting(&self, worker: usize, task: &Task) {
+        let _ = (worker, task);
+    }
+
+    /// Workers joined the context this policy schedules (StarPU's `add_workers`).
+    fn workers_added(&self, workers: &[usize]) {
+        let _ = workers;
+    }
+
+    /// Workers left the context this policy schedules (StarPU's `remove_workers`).
+    fn workers_removed(&self, workers: &[usize]) {
+        let _ = workers;
+    }
+
+    /// The policy's context is going away (deleted, or the runtime shuts down), with no
+    /// task left in it (StarPU's `deinit_sched`).
+    fn deinit(&self) {}
 
     /// Cheap check, without locks, that `worker` may find something to pop.
     fn has_work(&self, worker: usize) -> bool;
@@ -121,6 +142,28 @@ const NOT_YET: &[&str] = &[
     "modular-heft",
     "nodems",
 ];
+
+/// Makes a policy written outside this crate (an application's, through a face) for the
+/// context `ctx` over `workers` (the runtime's workers; the context's members are told by
+/// `workers_added`).
+#[derive(Clone)]
+pub struct PolicyFactory(pub Arc<MakePolicy>);
+
+/// What a [`PolicyFactory`] calls: context id and the runtime's workers to a policy.
+pub type MakePolicy = dyn Fn(u32, &[Worker]) -> Box<dyn Policy> + Send + Sync;
+
+impl PolicyFactory {
+    /// Wraps `f`.
+    pub fn new(f: impl Fn(u32, &[Worker]) -> Box<dyn Policy> + Send + Sync + 'static) -> Self {
+        PolicyFactory(Arc::new(f))
+    }
+}
+
+impl std::fmt::Debug for PolicyFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PolicyFactory")
+    }
+}
 
 /// StarPU's default policy.
 pub const DEFAULT_POLICY: &str = "lws";

@@ -58,6 +58,7 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
             h.popped(&task, worker_id)
         });
     }
+    rt.with_task_policy(&task, |p| p.task_starting(worker_id, &task));
     let node = rt.workers[worker_id].node;
     let started = rt.task_starts(&task, worker_id);
     let measured = match run_kernel(rt, worker_id, node, &task, spec) {
@@ -68,7 +69,7 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
         }
     };
     rt.task_ran(&task, worker_id, started);
-    rt.policy.task_done(worker_id, &task, measured);
+    rt.with_task_policy(&task, |p| p.task_done(worker_id, &task, measured));
     rt.workers[worker_id]
         .executed
         .fetch_add(1, Ordering::Relaxed);

@@ -580,6 +580,19 @@ static void k_gate(void *buffers[], void *cl_arg)
 	kernel_end(r);
 }
 
+/* Records the worker it runs on ("worker N"): where a context placed the task. */
+static void k_worker(void *buffers[], void *cl_arg)
+{
+	(void)buffers;
+	struct task_rec *r = kernel_begin(cl_arg, 0, NULL);
+	if (!r)
+		return;
+	char text[32];
+	snprintf(text, sizeof(text), "worker %d", starpu_worker_get_id());
+	event(r, "report", text);
+	kernel_end(r);
+}
+
 static const struct kernel kernels[] = {
 	{"noop", k_noop, 0},
 	{"set", k_set, 1},
@@ -592,6 +605,7 @@ static const struct kernel kernels[] = {
 	{"try_acquire", k_try_acquire, 1},
 	{"try_wait_all", k_try_wait_all, 0},
 	{"gate", k_gate, 1},
+	{"worker", k_worker, 0},
 };
 
 static void record_callback(void *arg)
@@ -627,11 +641,20 @@ static void op_init(int argc, char **argv)
 		initialized = 1;
 }
 
+/* Scheduling contexts by name; "global" is context 0. */
+#define MAX_CTXS 16
+static struct {
+	char name[MAX_NAME];
+	unsigned id;
+} ctxs[MAX_CTXS];
+static int nctxs;
+
 static void op_shutdown(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	starpu_shutdown();
 	initialized = 0;
+	nctxs = 0;
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1080,11 +1103,84 @@ struct task_spec {
 	int64_t values[MAX_VALUES];
 	int prio, callback, sync, nodetach, badkey, use_tag;
 	starpu_tag_t tag;
+	unsigned ctx; /* STARPU_NMAX_SCHED_CTXS: none named */
 };
+
+static unsigned find_ctx(const char *name)
+{
+	if (strcmp(name, "global") == 0)
+		return 0;
+	for (int i = 0; i < nctxs; i++)
+		if (strcmp(ctxs[i].name, name) == 0)
+			return ctxs[i].id;
+	die("unknown context '%s'", name);
+}
+
+static int parse_workers(int argc, char **argv, int from, int *ids)
+{
+	int n = 0;
+	for (int i = from; i < argc && n < STARPU_NMAXWORKERS; i++)
+		if (!strchr(argv[i], '='))
+			ids[n++] = (int)parse_long(argv[i]);
+	return n;
+}
+
+/* ctx NAME W... [policy=P]: starpu_sched_ctx_create over workers W... */
+static void op_ctx(int argc, char **argv)
+{
+	if (argc < 2)
+		die("ctx: expected a name");
+	check_name(argv[1]);
+	if (nctxs == MAX_CTXS)
+		die("too many contexts");
+	const char *policy = "eager";
+	for (int i = 2; i < argc; i++) {
+		const char *v = option(argv[i], "policy");
+		if (v)
+			policy = v;
+		else if (strchr(argv[i], '='))
+			die("ctx: unknown option '%s'", argv[i]);
+	}
+	int ids[STARPU_NMAXWORKERS];
+	int n = parse_workers(argc, argv, 2, ids);
+	unsigned id = starpu_sched_ctx_create(ids, n, argv[1], STARPU_SCHED_CTX_POLICY_NAME, policy, 0);
+	if (id >= STARPU_NMAX_SCHED_CTXS) {
+		report_ret("ctx", argv[1], -EINVAL);
+		return;
+	}
+	strcpy(ctxs[nctxs].name, argv[1]);
+	ctxs[nctxs++].id = id;
+}
+
+/* ctx_remove NAME W...: starpu_sched_ctx_remove_workers. */
+static void op_ctx_remove(int argc, char **argv)
+{
+	if (argc < 3)
+		die("ctx_remove: expected a context and workers");
+	int ids[STARPU_NMAXWORKERS];
+	int n = parse_workers(argc, argv, 2, ids);
+	starpu_sched_ctx_remove_workers(ids, n, find_ctx(argv[1]));
+}
+
+/* ctx_inheritor NAME HEIR: starpu_sched_ctx_set_inheritor. */
+static void op_ctx_inheritor(int argc, char **argv)
+{
+	if (argc != 3)
+		die("ctx_inheritor: expected a context and its heir");
+	starpu_sched_ctx_set_inheritor(find_ctx(argv[1]), find_ctx(argv[2]));
+}
+
+/* ctx_delete NAME: starpu_sched_ctx_delete; the name keeps its (now unused) id. */
+static void op_ctx_delete(int argc, char **argv)
+{
+	if (argc != 2)
+		die("ctx_delete: expected a context");
+	starpu_sched_ctx_delete(find_ctx(argv[1]));
+}
 
 /* The task options parse_task knows (listed by --capabilities). */
 static const char *const task_options[] = {
-	"value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey",
+	"value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey", "ctx",
 };
 
 /* insert|task T C BUF... OPTS...; fills the record's buffer kinds and delay too. */
@@ -1092,6 +1188,7 @@ static void parse_task(int argc, char **argv, int is_insert, struct task_rec *r,
 		       struct task_spec *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->ctx = STARPU_NMAX_SCHED_CTXS;
 	s->codelet = find_codelet(argv[2]);
 	for (int i = 3; i < argc; i++) {
 		const char *tok = argv[i], *v, *colon = strchr(tok, ':');
@@ -1119,6 +1216,8 @@ static void parse_task(int argc, char **argv, int is_insert, struct task_rec *r,
 			r->delay_ms = (int)parse_long(v);
 		else if ((v = option(tok, "prio")))
 			s->prio = (int)parse_long(v);
+		else if ((v = option(tok, "ctx")))
+			s->ctx = find_ctx(v);
 		else if (strcmp(tok, "callback") == 0)
 			s->callback = 1;
 		else if (strcmp(tok, "sync") == 0)
@@ -1150,7 +1249,7 @@ static void parse_task(int argc, char **argv, int is_insert, struct task_rec *r,
 	STARPU_VALUE, &r->id, sizeof(r->id), STARPU_VALUE, &r->delay_ms,             \
 		sizeof(r->delay_ms), STARPU_PRIORITY, s->prio,                       \
 		STARPU_CALLBACK_WITH_ARG_NFREE, callback, (void *)r,                 \
-		STARPU_TASK_SYNCHRONOUS, s->sync, STARPU_NAME, r->name
+		STARPU_TASK_SYNCHRONOUS, s->sync, STARPU_NAME, r->name, STARPU_SCHED_CTX, s->ctx
 #define INSERT(BUFS)                                                                 \
 	do {                                                                         \
 		switch (s->nvalues) {                                                \
@@ -1256,6 +1355,7 @@ static void op_task(int argc, char **argv)
 	}
 	t->cl_arg_free = 1;
 	t->priority = s.prio;
+	t->sched_ctx = s.ctx;
 	if (s.callback) {
 		t->callback_func = record_callback;
 		t->callback_arg = r;
@@ -1435,6 +1535,10 @@ static const struct {
 	{"tag_deps", op_tag_deps},
 	{"tag_notify", op_tag_notify},
 	{"tag_wait", op_tag_wait},
+	{"ctx", op_ctx},
+	{"ctx_remove", op_ctx_remove},
+	{"ctx_inheritor", op_ctx_inheritor},
+	{"ctx_delete", op_ctx_delete},
 	{"clock", op_clock},
 	{"open", op_open},
 	{"await", op_await},

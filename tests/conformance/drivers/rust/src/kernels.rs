@@ -18,6 +18,7 @@ pub const KERNELS: &[&str] = &[
     "try_acquire",
     "try_wait_all",
     "gate",
+    "worker",
 ];
 
 /// What a task's kernel needs besides its `value=` arguments (arguments 1...).
@@ -166,6 +167,11 @@ fn body(kind: &str, call: &KernelCall, info: &TaskInfo) -> KernelResult {
         }
         "gate" => {
             EVENTS.wait_gate(value(call, 0)?);
+            Ok(())
+        }
+        "worker" => {
+            let text = format!("worker {}", call.worker());
+            EVENTS.event("report", &info.name, Some(&text));
             Ok(())
         }
         other => Err(format!("unknown kernel {other}").into()),

@@ -10,6 +10,7 @@ use events::EVENTS;
 use kernels::TaskInfo;
 use starpu_core::data::interfaces::{MatrixInterface, VariableInterface, VectorInterface};
 use starpu_core::data::{Acquired, Filter};
+use starpu_core::sched::contexts::{self, ContextOptions};
 use starpu_core::{AccessMode, Codelet, Config, DataHandle, ElemKind, Error, Runtime, TaskRef};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -53,10 +54,14 @@ const OPS: &[&str] = &[
     "open",
     "await",
     "clock",
+    "ctx",
+    "ctx_remove",
+    "ctx_inheritor",
+    "ctx_delete",
 ];
 /// `badkey` is not here: the Rust task builder has no way to pass an unknown key.
 const OPTIONS: &[&str] = &[
-    "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach",
+    "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "ctx",
 ];
 const FILTERS: &[&str] = &["vector_block", "matrix_block", "matrix_vertical_block"];
 const KINDS: &[&str] = &["variable", "vector", "matrix"];
@@ -141,6 +146,8 @@ struct Opts {
     sync: bool,
     tag: Option<u64>,
     nodetach: bool,
+    /// `ctx=NAME`: the scheduling context's id.
+    ctx: Option<u32>,
 }
 
 #[derive(Default)]
@@ -153,6 +160,8 @@ struct Driver {
     held: HashMap<String, Acquired>,
     /// Partition plans by name: their children's names.
     plans: HashMap<String, Vec<String>>,
+    /// Scheduling contexts by name ("global" is 0).
+    ctxs: HashMap<String, u32>,
 }
 
 fn mode_of(s: &str) -> Result<AccessMode, PlanError> {
@@ -198,6 +207,7 @@ impl Driver {
             "init" => self.init(args),
             "shutdown" => {
                 self.held.clear();
+                self.ctxs.clear();
                 self.rt = None;
                 let r = starpu_core::shutdown();
                 self.report("shutdown", None, r);
@@ -363,8 +373,63 @@ impl Driver {
                 EVENTS.clock();
                 Ok(())
             }
+            "ctx" => self.ctx_create(args),
+            "ctx_remove" => {
+                let id = self.ctx(args.first().copied().unwrap_or(""))?;
+                let ws = workers(&args[1..])?;
+                let r = self.rt().and_then(|rt| rt.remove_context_workers(id, &ws));
+                self.report("ctx_remove", subject, r);
+                Ok(())
+            }
+            "ctx_inheritor" => {
+                if args.len() != 2 {
+                    return Err(bad("ctx_inheritor: expected a context and its heir"));
+                }
+                let (id, heir) = (self.ctx(args[0])?, self.ctx(args[1])?);
+                let r = self.rt().and_then(|rt| rt.set_context_inheritor(id, heir));
+                self.report("ctx_inheritor", subject, r);
+                Ok(())
+            }
+            "ctx_delete" => {
+                let id = self.ctx(args.first().copied().unwrap_or(""))?;
+                let r = self.rt().and_then(|rt| rt.delete_context(id));
+                self.report("ctx_delete", subject, r);
+                Ok(())
+            }
             other => Err(bad(format!("unknown operation {other}"))),
         }
+    }
+
+    /// The id of the context called `name`.
+    fn ctx(&self, name: &str) -> Result<u32, PlanError> {
+        if name == "global" {
+            return Ok(contexts::GLOBAL);
+        }
+        self.ctxs
+            .get(name)
+            .copied()
+            .ok_or_else(|| bad(format!("unknown context {name}")))
+    }
+
+    /// `ctx NAME W... [policy=P]`.
+    fn ctx_create(&mut self, args: &[&str]) -> Step {
+        let name = args.first().ok_or_else(|| bad("ctx: expected a name"))?;
+        let mut opts = ContextOptions::named(name).policy("eager");
+        for a in &args[1..] {
+            if let Some(p) = option(a, "policy") {
+                opts = opts.policy(p);
+            } else if a.contains('=') {
+                return Err(bad(format!("ctx: unknown option {a}")));
+            }
+        }
+        let ws = workers(&args[1..])?;
+        match self.rt().and_then(|rt| rt.create_context(&ws, opts)) {
+            Ok(id) => {
+                self.ctxs.insert(name.to_string(), id);
+            }
+            Err(e) => self.report("ctx", Some(name), Err(e)),
+        }
+        Ok(())
     }
 
     fn task(&self, name: &str) -> Result<TaskRef, PlanError> {
@@ -698,6 +763,8 @@ impl Driver {
                 opts.prio = num(p)?;
             } else if let Some(t) = option(a, "tag") {
                 opts.tag = Some(num(t)?);
+            } else if let Some(c) = option(a, "ctx") {
+                opts.ctx = Some(self.ctx(c)?);
             } else if *a == "callback" {
                 opts.callback = true;
             } else if *a == "sync" {
@@ -769,6 +836,9 @@ impl Driver {
         if let Some(t) = p.opts.tag {
             b = b.tag(t);
         }
+        if let Some(c) = p.opts.ctx {
+            b = b.sched_ctx(c);
+        }
         b.priority(p.opts.prio)
             .synchronous(p.opts.sync)
             .detach(!p.opts.nodetach)
@@ -793,6 +863,14 @@ fn render(kind: Kind, values: &[i64]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" | ")
+}
+
+/// The worker ids among `args` (tokens without `=`).
+fn workers(args: &[&str]) -> Result<Vec<usize>, PlanError> {
+    args.iter()
+        .filter(|a| !a.contains('='))
+        .map(|a| num(a))
+        .collect()
 }
 
 fn capabilities() {

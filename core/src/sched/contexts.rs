@@ -1,0 +1,635 @@
+//! Scheduling contexts (StarPU's `starpu_sched_ctx_*`): a set of workers with a policy
+//! instance of its own, priority bounds and a name. Context 0, the global one, starts with
+//! every worker and is scheduled by the runtime's policy; a task submitted to context C
+//! runs only on C's workers, in the order C's policy gives.
+//!
+//! A worker may belong to several contexts (creating a context does not take its workers
+//! away from context 0: remove them from it explicitly for exclusive use). An idle worker
+//! asks each of its contexts in turn, global first. Wake-ups after a push go to a worker
+//! of the task's context only: waking another one would leave the task waiting while its
+//! own workers sleep.
+//!
+//! While context 0 holds every worker and no other context exists (`active` is false),
+//! none of this is on the task path: the runtime pushes to and pops from its policy as if
+//! contexts did not exist.
+//!
+//! ```
+//! use starpu_core::{Codelet, Config, Runtime};
+//! use starpu_core::sched::contexts::ContextOptions;
+//! use std::sync::atomic::{AtomicUsize, Ordering};
+//! use std::sync::Arc;
+//!
+//! let rt = Runtime::start(Config { ncpus: Some(3), silent: true, ..Config::default() })?;
+//! // Worker 2 alone, with its own eager policy.
+//! let ctx = rt.create_context(&[2], ContextOptions::named("solo").policy("eager"))?;
+//! let ran_on = Arc::new(AtomicUsize::new(usize::MAX));
+//! let seen = ran_on.clone();
+//! let cl = Arc::new(Codelet::new("where").cpu(move |call| {
+//!     seen.store(call.worker(), Ordering::SeqCst);
+//!     Ok(())
+//! }));
+//! rt.task(&cl).sched_ctx(ctx).synchronous(true).submit()?;
+//! assert_eq!(ran_on.load(Ordering::SeqCst), 2);
+//! rt.delete_context(ctx)?;
+//! rt.shutdown();
+//! # Ok::<(), starpu_core::Error>(())
+//! ```
+
+use super::{Policy, PolicyFactory, SchedView};
+use crate::error::{Error, Result};
+use crate::memory::NodeId;
+use crate::perfmodel::PerfArch;
+use crate::runtime::Runtime;
+use crate::task::{Task, TaskRef};
+use std::cell::Cell;
+use std::sync::atomic::{fence, AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Most contexts at once, the global one included (`STARPU_NMAX_SCHED_CTXS`).
+pub const MAX_CONTEXTS: usize = 10;
+/// The global context's id (`STARPU_GLOBAL_SCHED_CTX`).
+pub const GLOBAL: u32 = 0;
+const NONE: u32 = u32::MAX;
+
+/// How a context is made: its name, policy and priorities
+/// (`starpu_sched_ctx_create`'s `STARPU_SCHED_CTX_*` arguments).
+#[derive(Debug, Clone, Default)]
+pub struct ContextOptions {
+    pub name: String,
+    /// A policy by name (`None` or empty: the default policy).
+    pub policy: Option<String>,
+    /// A policy the application wrote; wins over `policy`.
+    pub custom_policy: Option<PolicyFactory>,
+    /// Priority bounds (`None`: the policy's).
+    pub min_priority: Option<i32>,
+    pub max_priority: Option<i32>,
+    /// The context that inherits this one's workers and tasks when it is deleted.
+    pub inheritor: Option<u32>,
+}
+
+impl ContextOptions {
+    /// Options for a context called `name`, default policy.
+    pub fn named(name: &str) -> Self {
+        ContextOptions {
+            name: name.to_string(),
+            ..Default::default()
+        }
+    }
+
+    /// Scheduled by the policy called `name`.
+    pub fn policy(mut self, name: &str) -> Self {
+        self.policy = Some(name.to_string());
+        self
+    }
+
+    /// Priority bounds of the context.
+    pub fn priorities(mut self, min: i32, max: i32) -> Self {
+        self.min_priority = Some(min);
+        self.max_priority = Some(max);
+        self
+    }
+}
+
+struct Context {
+    name: String,
+    /// `None`: the runtime's own policy (context 0).
+    policy: Option<Box<dyn Policy>>,
+    /// Bit w: worker w belongs to the context.
+    members: AtomicU64,
+    min_priority: AtomicI32,
+    max_priority: AtomicI32,
+    inheritor: AtomicU32,
+}
+
+/// The contexts of one runtime.
+pub(crate) struct Contexts {
+    slots: [RwLock<Option<Arc<Context>>>; MAX_CONTEXTS],
+    /// Per worker, bit c: the worker belongs to context c.
+    worker_ctxs: Box<[AtomicU32]>,
+    /// Where the ready tasks of a deleted context go.
+    redirect: [AtomicU32; MAX_CONTEXTS],
+    /// Some context other than a complete context 0 exists.
+    active: AtomicBool,
+    /// Serialises creation, deletion and changes of members.
+    change: Mutex<()>,
+    nworkers: usize,
+}
+
+thread_local! {
+    static CURRENT: Cell<u32> = const { Cell::new(NONE) };
+}
+
+/// Makes `ctx` the context the calling thread's tasks go to when they name none
+/// (`starpu_sched_ctx_set_context`); `None` goes back to the global context.
+pub fn set_current_context(ctx: Option<u32>) {
+    CURRENT.with(|c| c.set(ctx.unwrap_or(NONE)));
+}
+
+/// The context set by [`set_current_context`] on this thread, if any
+/// (`starpu_sched_ctx_get_context`).
+pub fn current_context() -> Option<u32> {
+    CURRENT.with(|c| Some(c.get()).filter(|&v| v != NONE))
+}
+
+fn all_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+fn bits(workers: &[usize]) -> u64 {
+    workers.iter().fold(0, |m, &w| m | (1u64 << w))
+}
+
+fn ids(mask: u64) -> Vec<usize> {
+    (0..64).filter(|w| mask & (1u64 << w) != 0).collect()
+}
+
+impl Contexts {
+    pub(crate) fn new(nworkers: usize, priorities: (i32, i32)) -> Contexts {
+        let mut global = Some(Arc::new(Context {
+            name: "global".to_string(),
+            policy: None,
+            members: AtomicU64::new(all_bits(nworkers)),
+            min_priority: AtomicI32::new(priorities.0),
+            max_priority: AtomicI32::new(priorities.1),
+            inheritor: AtomicU32::new(NONE),
+        }));
+        let slots = std::array::from_fn(|i| RwLock::new(if i == 0 { global.take() } else { None }));
+        Contexts {
+            slots,
+            worker_ctxs: (0..nworkers).map(|_| AtomicU32::new(1)).collect(),
+            redirect: std::array::from_fn(|_| AtomicU32::new(NONE)),
+            active: AtomicBool::new(false),
+            change: Mutex::new(()),
+            nworkers,
+        }
+    }
+
+    fn get(&self, id: u32) -> Option<Arc<Context>> {
+        let slot = self.slots.get(id as usize)?;
+        slot.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn existing(&self, id: u32, what: &str) -> Result<Arc<Context>> {
+        self.get(id).ok_or_else(|| {
+            Error::invalid(format!("{what}: scheduling context {id} does not exist"))
+        })
+    }
+
+    pub(crate) fn is_active(&self) -> bool {
+        self.active.load(Ordering::Acquire)
+    }
+
+    fn update_active(&self) {
+        let others = (1..MAX_CONTEXTS).any(|i| self.get(i as u32).is_some());
+        let global_full = self
+            .get(GLOBAL)
+            .is_some_and(|g| g.members.load(Ordering::SeqCst) == all_bits(self.nworkers));
+        self.active.store(others || !global_full, Ordering::Release);
+    }
+}
+
+/// The runtime as the policy of one context sees it: only the context's workers may run
+/// its tasks.
+struct ContextView<'a> {
+    rt: &'a Runtime,
+    members: u64,
+}
+
+impl SchedView for ContextView<'_> {
+    fn nworkers(&self) -> usize {
+        self.rt.nworkers()
+    }
+    fn worker_arch(&self, w: usize) -> PerfArch {
+        self.rt.worker_arch(w)
+    }
+    fn worker_node(&self, w: usize) -> NodeId {
+        self.rt.worker_node(w)
+    }
+    fn can_run(&self, task: &Task, w: usize) -> bool {
+        self.members & (1u64 << w) != 0 && self.rt.can_run(task, w)
+    }
+    fn nimpls(&self, task: &Task, w: usize) -> usize {
+        self.rt.nimpls(task, w)
+    }
+    fn can_run_impl(&self, task: &Task, w: usize, nimpl: usize) -> bool {
+        self.members & (1u64 << w) != 0 && self.rt.can_run_impl(task, w, nimpl)
+    }
+    fn expected_length(&self, task: &Task, w: usize, nimpl: usize) -> super::Expected {
+        self.rt.expected_length(task, w, nimpl)
+    }
+    fn expected_transfer(&self, task: &Task, w: usize) -> f64 {
+        self.rt.expected_transfer(task, w)
+    }
+}
+
+impl Runtime {
+    fn ctx_policy<'a>(&'a self, ctx: &'a Context) -> &'a dyn Policy {
+        ctx.policy.as_deref().unwrap_or(&*self.policy)
+    }
+
+    /// Creates a scheduling context over `workers` (`starpu_sched_ctx_create`) and returns
+    /// its id. Its policy is `options.custom_policy`, else the policy named
+    /// `options.policy`, else the default one.
+    pub fn create_context(&self, workers: &[usize], options: ContextOptions) -> Result<u32> {
+        self.check_accepting()?;
+        let what = "scheduling context creation";
+        self.check_worker_list(workers, what)?;
+        let cs = &self.contexts;
+        let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(id) = (1..MAX_CONTEXTS as u32).find(|&i| cs.get(i).is_none()) else {
+            return Err(Error::invalid(format!(
+                "{what}: all {MAX_CONTEXTS} scheduling contexts are in use (STARPU_NMAX_SCHED_CTXS)"
+            )));
+        };
+        if let Some(i) = options.inheritor {
+            cs.existing(i, what)?;
+        }
+        let policy: Box<dyn Policy> = match &options.custom_policy {
+            Some(f) => (f.0)(id, &self.workers),
+            None => {
+                let name = options
+                    .policy
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(super::DEFAULT_POLICY);
+                super::create(name, &self.workers)
+                    .map_err(|e| Error::invalid(format!("{what}: {}", e.message)))?
+            }
+        };
+        let (pmin, pmax) = policy.priority_range();
+        let mask = bits(workers);
+        let ctx = Context {
+            name: options.name.clone(),
+            policy: Some(policy),
+            members: AtomicU64::new(mask),
+            min_priority: AtomicI32::new(options.min_priority.unwrap_or(pmin)),
+            max_priority: AtomicI32::new(options.max_priority.unwrap_or(pmax)),
+            inheritor: AtomicU32::new(options.inheritor.unwrap_or(NONE)),
+        };
+        let ctx = Arc::new(ctx);
+        *cs.slots[id as usize]
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = Some(ctx.clone());
+        cs.redirect[id as usize].store(NONE, Ordering::SeqCst);
+        for &w in workers {
+            cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
+        }
+        cs.update_active();
+        let mut sorted = ids(mask);
+        sorted.dedup();
+        self.ctx_policy(&ctx).workers_added(&sorted);
+        Ok(id)
+    }
+
+    fn check_worker_list(&self, workers: &[usize], what: &str) -> Result<()> {
+        if let Some(&w) = workers.iter().find(|&&w| w >= self.workers.len()) {
+            return Err(Error::invalid(format!(
+                "{what}: worker {w} does not exist (there are {} workers)",
+                self.workers.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Deletes context `id` (`starpu_sched_ctx_delete`): its workers join its inheritor
+    /// (when it has one), and the tasks it still holds, or that become ready later, go
+    /// to the inheritor, else to the global context. The global context is not deleted.
+    pub fn delete_context(&self, id: u32) -> Result<()> {
+        let what = "scheduling context deletion";
+        if id == GLOBAL {
+            return Err(Error::invalid(format!(
+                "{what}: the global context (0) cannot be deleted"
+            )));
+        }
+        let cs = &self.contexts;
+        let ctx = {
+            let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
+            let ctx = cs.existing(id, what)?;
+            let inheritor = ctx.inheritor.load(Ordering::SeqCst);
+            let heir = if inheritor != NONE && cs.get(inheritor).is_some() {
+                inheritor
+            } else {
+                GLOBAL
+            };
+            let members = ids(ctx.members.load(Ordering::SeqCst));
+            if inheritor == heir {
+                self.join(heir, &members);
+            }
+            // From here on, pushes to `id` go to the heir; pushes in progress hold the
+            // slot's read lock, so none lands in the policy after the drain below.
+            cs.redirect[id as usize].store(heir, Ordering::SeqCst);
+            *cs.slots[id as usize]
+                .write()
+                .unwrap_or_else(|e| e.into_inner()) = None;
+            for &w in &members {
+                cs.worker_ctxs[w].fetch_and(!(1 << id), Ordering::SeqCst);
+            }
+            cs.update_active();
+            ctx
+        };
+        let left = self.drain(&ctx);
+        self.push_to_context(left);
+        self.ctx_policy(&ctx).deinit();
+        Ok(())
+    }
+
+    /// Adds `workers` to context `id` (`starpu_sched_ctx_add_workers`).
+    pub fn add_context_workers(&self, id: u32, workers: &[usize]) -> Result<()> {
+        self.check_worker_list(workers, "adding workers to a scheduling context")?;
+        let _g = self
+            .contexts
+            .change
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        self.contexts
+            .existing(id, "adding workers to a scheduling context")?;
+        self.join(id, workers);
+        Ok(())
+    }
+
+    /// Makes `workers` members of `id` (which exists; the change lock is held), tells its
+    /// policy, and spreads its queued tasks again so the newcomers get their share.
+    fn join(&self, id: u32, workers: &[usize]) {
+        let cs = &self.contexts;
+        let Some(ctx) = cs.get(id) else { return };
+        let before = ctx.members.fetch_or(bits(workers), Ordering::SeqCst);
+        let new = ids(bits(workers) & !before);
+        if new.is_empty() {
+            return;
+        }
+        for &w in &new {
+            cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
+        }
+        cs.update_active();
+        let policy = self.ctx_policy(&ctx);
+        policy.workers_added(&new);
+        let queued = self.drain(&ctx);
+        self.push_into(id, &ctx, queued);
+        for &w in &new {
+            self.workers[w].wake();
+        }
+    }
+
+    /// Removes `workers` from context `id` (`starpu_sched_ctx_remove_workers`). Tasks
+    /// queued for them are given to the context's other workers.
+    pub fn remove_context_workers(&self, id: u32, workers: &[usize]) -> Result<()> {
+        let what = "removing workers from a scheduling context";
+        self.check_worker_list(workers, what)?;
+        let cs = &self.contexts;
+        let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
+        let ctx = cs.existing(id, what)?;
+        let before = ctx.members.fetch_and(!bits(workers), Ordering::SeqCst);
+        let gone = ids(bits(workers) & before);
+        if gone.is_empty() {
+            return Ok(());
+        }
+        for &w in &gone {
+            cs.worker_ctxs[w].fetch_and(!(1 << id), Ordering::SeqCst);
+        }
+        cs.update_active();
+        self.ctx_policy(&ctx).workers_removed(&gone);
+        let queued = self.drain(&ctx);
+        self.push_into(id, &ctx, queued);
+        Ok(())
+    }
+
+    /// Sets the context that inherits `id`'s workers and tasks when `id` is deleted
+    /// (`starpu_sched_ctx_set_inheritor`).
+    pub fn set_context_inheritor(&self, id: u32, inheritor: u32) -> Result<()> {
+        let what = "setting a scheduling context's inheritor";
+        let ctx = self.contexts.existing(id, what)?;
+        self.contexts.existing(inheritor, what)?;
+        ctx.inheritor.store(inheritor, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The context that inherits `id`, if one was set.
+    pub fn context_inheritor(&self, id: u32) -> Result<Option<u32>> {
+        let ctx = self.contexts.existing(id, "context_inheritor")?;
+        Ok(Some(ctx.inheritor.load(Ordering::SeqCst)).filter(|&i| i != NONE))
+    }
+
+    /// Wakes worker `w` if it sleeps (`starpu_wake_worker_*`); true if it did.
+    pub fn wake_worker(&self, w: usize) -> bool {
+        self.workers.get(w).is_some_and(|x| x.wake())
+    }
+
+    /// Whether context `id` exists.
+    pub fn context_exists(&self, id: u32) -> bool {
+        self.contexts.get(id).is_some()
+    }
+
+    /// The workers of context `id`, in increasing order.
+    pub fn context_workers(&self, id: u32) -> Result<Vec<usize>> {
+        let ctx = self.contexts.existing(id, "context_workers")?;
+        Ok(ids(ctx.members.load(Ordering::SeqCst)))
+    }
+
+    /// The contexts worker `w` belongs to, in increasing order.
+    pub fn worker_contexts(&self, w: usize) -> Vec<u32> {
+        let Some(m) = self.contexts.worker_ctxs.get(w) else {
+            return Vec::new();
+        };
+        let m = m.load(Ordering::SeqCst);
+        (0..MAX_CONTEXTS as u32)
+            .filter(|c| m & (1 << c) != 0)
+            .collect()
+    }
+
+    /// The name of context `id`.
+    pub fn context_name(&self, id: u32) -> Result<String> {
+        Ok(self.contexts.existing(id, "context_name")?.name.clone())
+    }
+
+    /// The name of the policy scheduling context `id`.
+    pub fn context_policy_name(&self, id: u32) -> Result<&'static str> {
+        let ctx = self.contexts.existing(id, "context_policy_name")?;
+        Ok(self.ctx_policy(&ctx).name())
+    }
+
+    /// Priority bounds of context `id` (`starpu_sched_ctx_get_{min,max}_priority`).
+    pub fn context_priority_range(&self, id: u32) -> Result<(i32, i32)> {
+        let ctx = self.contexts.existing(id, "context_priority_range")?;
+        Ok((
+            ctx.min_priority.load(Ordering::SeqCst),
+            ctx.max_priority.load(Ordering::SeqCst),
+        ))
+    }
+
+    /// Sets the lowest priority of context `id` (`starpu_sched_ctx_set_min_priority`).
+    pub fn set_context_min_priority(&self, id: u32, prio: i32) -> Result<()> {
+        let ctx = self.contexts.existing(id, "set_context_min_priority")?;
+        ctx.min_priority.store(prio, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Sets the highest priority of context `id` (`starpu_sched_ctx_set_max_priority`).
+    pub fn set_context_max_priority(&self, id: u32, prio: i32) -> Result<()> {
+        let ctx = self.contexts.existing(id, "set_context_max_priority")?;
+        ctx.max_priority.store(prio, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Tasks queued in context `id`'s policy.
+    pub fn context_nready(&self, id: u32) -> Result<usize> {
+        let ctx = self.contexts.existing(id, "context_nready")?;
+        Ok(self.ctx_policy(&ctx).ntasks())
+    }
+
+    /// The context a task submitted now goes to: the one it names, else the thread's
+    /// current one, else the global one. Checked to exist.
+    pub(crate) fn resolve_context(&self, named: Option<u32>) -> Result<Option<u32>> {
+        let id = named.or_else(current_context);
+        match id {
+            None | Some(GLOBAL) => Ok(id),
+            Some(c) if self.contexts.get(c).is_some() => Ok(Some(c)),
+            Some(c) => Err(Error::invalid(format!(
+                "task submission: scheduling context {c} does not exist"
+            ))),
+        }
+    }
+
+    /// Takes every task queued in `ctx`'s policy out of it.
+    fn drain(&self, ctx: &Context) -> Vec<TaskRef> {
+        let policy = self.ctx_policy(ctx);
+        let mut out = Vec::new();
+        for w in 0..self.workers.len() {
+            while let Some(t) = policy.pop(w, &|_| true) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// Pushes `tasks` (all for context `id`) to its policy and wakes its workers.
+    fn push_into(&self, id: u32, ctx: &Context, tasks: Vec<TaskRef>) {
+        if tasks.is_empty() {
+            return;
+        }
+        let members = ctx.members.load(Ordering::SeqCst);
+        let view = ContextView { rt: self, members };
+        let policy = self.ctx_policy(ctx);
+        let from = crate::worker::current_worker_id();
+        let _ = id;
+        for t in tasks {
+            let target = policy.push(t, from, &view);
+            self.wake_in(members, target);
+        }
+    }
+
+    /// The contexts' share of `Runtime::schedule`: each task goes to its context's policy
+    /// (or the heir of its deleted context), and a worker of that context is woken.
+    pub(crate) fn push_to_context(&self, tasks: Vec<TaskRef>) {
+        let cs = &self.contexts;
+        for t in tasks {
+            let mut id = t.spec().and_then(|s| s.sched_ctx).unwrap_or(GLOBAL);
+            // A deleted context's tasks go to its heir (which may be deleted too).
+            for _ in 0..MAX_CONTEXTS {
+                let guard = cs.slots[id as usize]
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner());
+                if let Some(ctx) = guard.as_ref() {
+                    let members = ctx.members.load(Ordering::SeqCst);
+                    let view = ContextView { rt: self, members };
+                    let from = crate::worker::current_worker_id();
+                    let target = self.ctx_policy(ctx).push(t, from, &view);
+                    drop(guard);
+                    self.wake_in(members, target);
+                    break;
+                }
+                let next = cs.redirect[id as usize].load(Ordering::SeqCst);
+                id = if next == NONE { GLOBAL } else { next };
+                if id == GLOBAL && cs.get(GLOBAL).is_none() {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Wakes `target` if it is a member and sleeps, else a sleeping member.
+    fn wake_in(&self, members: u64, target: Option<usize>) {
+        fence(Ordering::SeqCst);
+        if self.nsleeping.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        if let Some(t) = target.filter(|&t| members & (1u64 << t) != 0) {
+            if self.workers[t].wake() {
+                return;
+            }
+        }
+        for w in ids(members) {
+            if w < self.workers.len() && self.workers[w].wake() {
+                return;
+            }
+        }
+    }
+
+    /// The next task for worker `w` from its contexts, global first.
+    pub(crate) fn pop_from_contexts(&self, w: usize) -> Option<TaskRef> {
+        let cs = &self.contexts;
+        let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
+        let can_run = |t: &Task| self.choose_impl(t, w).is_some();
+        for c in 0..MAX_CONTEXTS {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let Some(ctx) = cs.get(c as u32) else {
+                continue;
+            };
+            if let Some(t) = self.ctx_policy(&ctx).pop(w, &can_run) {
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    /// Whether worker `w` may find work in one of its contexts.
+    pub(crate) fn contexts_have_work(&self, w: usize) -> bool {
+        let cs = &self.contexts;
+        let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
+        (0..MAX_CONTEXTS).any(|c| {
+            mask & (1 << c) != 0
+                && cs
+                    .get(c as u32)
+                    .is_some_and(|ctx| self.ctx_policy(&ctx).has_work(w))
+        })
+    }
+
+    /// Tasks queued in contexts other than the global one.
+    pub(crate) fn contexts_ntasks(&self) -> usize {
+        (1..MAX_CONTEXTS as u32)
+            .filter_map(|c| self.contexts.get(c))
+            .map(|ctx| self.ctx_policy(&ctx).ntasks())
+            .sum()
+    }
+
+    /// The policy of the context `task` was pushed to, for the hooks around its
+    /// execution (`pre_exec_hook`, `post_exec_hook`).
+    pub(crate) fn with_task_policy(&self, task: &Task, f: impl FnOnce(&dyn Policy)) {
+        match task
+            .spec()
+            .and_then(|s| s.sched_ctx)
+            .filter(|&c| c != GLOBAL)
+        {
+            None => f(&*self.policy),
+            Some(c) => {
+                if let Some(ctx) = self.contexts.get(c) {
+                    f(self.ctx_policy(&ctx))
+                }
+            }
+        }
+    }
+
+    /// Tells every context's policy that the runtime stops (after the last task).
+    pub(crate) fn deinit_policies(&self) {
+        for c in 0..MAX_CONTEXTS as u32 {
+            if let Some(ctx) = self.contexts.get(c) {
+                self.ctx_policy(&ctx).deinit();
+            }
+        }
+    }
+}
