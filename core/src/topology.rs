@@ -54,6 +54,32 @@ impl Topology {
         self.core_cpus.len()
     }
 
+    /// The groups of cores that share an object of the machine's hierarchy (the machine,
+    /// a package, a NUMA node, a cache), as indices into `core_cpus`, each with at least two
+    /// cores and each listed once, smallest first. Empty without hwloc: callers then group
+    /// cores by position (what StarPU does without hwloc).
+    pub fn core_groups(&self) -> Vec<Vec<usize>> {
+        #[cfg(feature = "hwloc")]
+        if let Some(topo) = &self.hw {
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for obj in topo.objects() {
+                if !obj.object_type().is_normal() {
+                    continue;
+                }
+                let Some(set) = obj.cpuset() else { continue };
+                let cores: Vec<usize> = (0..self.core_cpus.len())
+                    .filter(|&i| set.is_set(self.core_cpus[i]))
+                    .collect();
+                if cores.len() > 1 && !groups.contains(&cores) {
+                    groups.push(cores);
+                }
+            }
+            groups.sort_by_key(|g| (g.len(), g[0]));
+            return groups;
+        }
+        Vec::new()
+    }
+
     /// Binds the calling thread to logical CPU `cpu`.
     #[cfg(feature = "hwloc")]
     pub fn bind_current_thread(&self, cpu: usize) -> Result<()> {

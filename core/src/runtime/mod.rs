@@ -79,6 +79,8 @@ pub struct Runtime {
     pub(crate) profile: crate::profiling::Profiling,
     /// Performance counters and their listeners (`starpu_perf_counter_*`).
     pub(crate) counters: crate::counters::Counters,
+    /// Combined workers and the mailboxes of parallel tasks' teams.
+    pub(crate) parallel: Arc<crate::parallel::Parallel>,
 }
 
 mod failures;
@@ -133,7 +135,12 @@ impl Runtime {
                 Worker::new(i, cpu)
             })
             .collect();
-        let policy = sched::create(&policy_name, &workers)?;
+        let (policy, parallel) =
+            crate::parallel::policy::create(&policy_name, &workers, &topology, &config)?;
+        let policy = match policy {
+            Some(p) => p,
+            None => sched::create(&policy_name, &workers)?,
+        };
         let (pmin, pmax) = policy.priority_range();
         let priority_range = (
             config.min_priority.unwrap_or(pmin),
@@ -165,6 +172,7 @@ impl Runtime {
             watchdog: config_watchdog.map(watchdog::Watchdog::new),
             profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
             counters: crate::counters::Counters::new(ncpus, config_perf_counters),
+            parallel,
         });
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
@@ -377,7 +385,8 @@ impl Runtime {
     }
 
     pub(crate) fn has_work(&self, w: usize) -> bool {
-        !self.is_paused() && (!self.workers[w].pinned.is_empty() || self.policy.has_work(w))
+        self.parallel.has_part(w)
+            || !self.is_paused() && (!self.workers[w].pinned.is_empty() || self.policy.has_work(w))
     }
 
     /// Wakes `target` if it sleeps, else any sleeping worker.
