@@ -342,7 +342,7 @@ fn combined_workers_added_by_the_application() {
     assert!(rt.combined_workers().is_empty());
     let id = rt.add_combined_worker(&[1, 0]).unwrap();
     assert_eq!(id, 2);
-    assert_eq!(rt.add_combined_worker(&[1, 0]).unwrap(), 2);
+    assert_eq!(rt.add_combined_worker(&[0]).unwrap(), 3);
     assert_eq!(rt.combined_worker(2).unwrap().members, vec![1, 0]);
     assert!(rt.add_combined_worker(&[]).is_err());
     assert!(rt.add_combined_worker(&[0, 0]).is_err());

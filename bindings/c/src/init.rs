@@ -95,7 +95,7 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
     if !c.sched_policy.is_null() {
         return Err(Error::unsupported(
             "application-defined scheduling policies (conf.sched_policy) are not supported yet; \
-             use conf.sched_policy_name with one of eager, prio, random, ws, lws",
+             use conf.sched_policy_name with one of the built-in policies (STARPU_SCHED=help lists them)",
         ));
     }
     if c.n_not_launched_drivers > 0 {
@@ -125,6 +125,7 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
     }
     cfg.precedence_over_env = c.precedence_over_environment_variables != 0;
     cfg.perf_counters = c.start_perf_counter_collection > 0;
+    cfg.single_combined_worker = c.single_combined_worker > 0;
     Ok(cfg)
 }
 

@@ -58,9 +58,12 @@ impl CombinedWorker {
     }
 }
 
+/// No combined worker runs a kernel on this thread.
+const NO_TEAM: (u32, u32, usize) = (1, 0, usize::MAX);
+
 thread_local! {
-    /// (size, rank) of the team whose kernel runs on this thread; (1, 0) elsewhere.
-    static TEAM: Cell<(u32, u32)> = const { Cell::new((1, 0)) };
+    /// (size, rank, combined worker id) of the team whose kernel runs on this thread.
+    static TEAM: Cell<(u32, u32, usize)> = const { Cell::new(NO_TEAM) };
 }
 
 /// The number of workers running the current kernel together
@@ -75,11 +78,17 @@ pub fn combined_rank() -> u32 {
     TEAM.with(|t| t.get().1)
 }
 
-/// Sets (size, rank) for the duration of `f` on this thread.
-pub(crate) fn with_team<R>(size: u32, rank: u32, f: impl FnOnce() -> R) -> R {
-    let prev = TEAM.with(|t| t.replace((size, rank)));
+/// The combined worker running the current kernel, if one does
+/// (`starpu_combined_worker_get_id`; StarPU answers the worker's own id otherwise).
+pub fn combined_worker_id() -> Option<usize> {
+    TEAM.with(|t| Some(t.get().2).filter(|&id| id != usize::MAX))
+}
+
+/// Sets (size, rank, combined worker id) for the duration of `f` on this thread.
+pub(crate) fn with_team<R>(team: (u32, u32, usize), f: impl FnOnce() -> R) -> R {
+    let prev = TEAM.with(|t| t.replace(team));
     // Restored even if `f` panics (the caller catches panics further out).
-    struct Restore((u32, u32));
+    struct Restore((u32, u32, usize));
     impl Drop for Restore {
         fn drop(&mut self) {
             TEAM.with(|t| t.set(self.0));
@@ -155,8 +164,7 @@ impl Parallel {
     }
 
     /// Adds a combined worker made of `members` (`starpu_combined_worker_assign_workerid`)
-    /// and returns its id. Members must be distinct basic workers, at least one. A group
-    /// already there is not added twice: its id is returned.
+    /// and returns its id. Members must be distinct basic workers, at least one.
     pub fn assign(&self, members: &[usize]) -> Result<usize> {
         if members.is_empty() {
             return Err(Error::invalid(
@@ -177,9 +185,6 @@ impl Parallel {
             }
         }
         let mut list = self.combined.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(c) = list.iter().find(|c| c.members == members) {
-            return Ok(c.id);
-        }
         if self.nworkers + list.len() >= crate::runtime::MAX_WORKERS * 2 {
             return Err(Error::invalid("too many combined workers"));
         }

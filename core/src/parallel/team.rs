@@ -36,6 +36,8 @@ pub(crate) struct Team {
     buffers: Vec<usize>,
     nimpl: usize,
     size: u32,
+    /// The combined worker's id.
+    id: usize,
     spmd: bool,
     progress: Mutex<Progress>,
     changed: Condvar,
@@ -61,7 +63,7 @@ impl Team {
         let call = KernelCall::new(&buffers, &self.task, spec, worker, self.nimpl)
             .in_team(self.size, rank, self.spmd);
         let f = &self.codelet.cpu_funcs[self.nimpl];
-        with_team(self.size, rank, || {
+        with_team((self.size, rank, self.id), || {
             worker::as_callback("the kernel", Some(&self.task), || f(&call))
         })
     }
@@ -113,6 +115,7 @@ pub(crate) fn run_team(
         buffers: buffers.iter().map(|&p| p as usize).collect(),
         nimpl,
         size: c.size() as u32,
+        id: c.id,
         spmd: codelet.kind == CodeletType::Spmd,
         progress: Mutex::new(Progress::default()),
         changed: Condvar::new(),
