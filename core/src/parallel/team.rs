@@ -131,7 +131,17 @@ pub(crate) fn run_team(
         p.started = true;
         team.changed.notify_all();
     }
+    // A FORKJOIN kernel's own threads inherit the master's binding: widen it to the
+    // members' cores meanwhile (StarPU does the same), then narrow it back.
+    let widened = !team.spmd && bind_to_members(rt, c);
     let mine = team.kernel(worker, 0);
+    if widened {
+        if let Some(cpu) = rt.workers[worker].cpu {
+            if let Err(e) = rt.topology.bind_current_thread(cpu) {
+                rt.warn(&format!("worker {worker}: {e}"));
+            }
+        }
+    }
     let mut p = if team.spmd {
         team.wait_until(|p| p.finished == others)
     } else {
@@ -144,5 +154,20 @@ pub(crate) fn run_team(
     match (mine, theirs) {
         (Ok(Ok(())), Some(e)) => Err(e),
         (mine, _) => mine,
+    }
+}
+
+/// Binds the calling master to the cores of all of `c`'s members, when they are bound.
+fn bind_to_members(rt: &Runtime, c: &CombinedWorker) -> bool {
+    let cpus: Option<Vec<usize>> = c.members.iter().map(|&m| rt.workers[m].cpu).collect();
+    match cpus {
+        Some(cpus) => match rt.topology.bind_current_thread_to(&cpus) {
+            Ok(()) => true,
+            Err(e) => {
+                rt.warn(&format!("combined worker {}: {e}", c.id));
+                false
+            }
+        },
+        None => false,
     }
 }

@@ -182,6 +182,8 @@ fn body(kind: &str, call: &KernelCall, info: &TaskInfo) -> KernelResult {
 /// 10 s + r (the vector cut in s contiguous blocks, the first ones one longer).
 fn spmd(call: &KernelCall) -> KernelResult {
     let v = 10 * call.combined_size() as i64 + call.combined_rank() as i64;
-    call.vector_part_mut::<i64>(0)?.iter_mut().for_each(|x| *x = v);
+    call.vector_part_mut::<i64>(0)?
+        .iter_mut()
+        .for_each(|x| *x = v);
     Ok(())
 }
