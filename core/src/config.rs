@@ -64,6 +64,9 @@ pub struct Config {
     pub watchdog: Option<WatchdogConfig>,
     /// Count for the performance counters from the start (`conf.start_perf_counter_collection`).
     pub perf_counters: bool,
+    /// Run one parallel task at a time on combined workers
+    /// (`STARPU_SINGLE_COMBINED_WORKER`, `conf.single_combined_worker`).
+    pub single_combined_worker: bool,
 }
 
 /// What the watchdog is told by `STARPU_WATCHDOG_TIMEOUT`, `_CRASH` and `_DELAY`.
@@ -103,6 +106,7 @@ impl Default for Config {
             stats: false,
             watchdog: None,
             perf_counters: false,
+            single_combined_worker: false,
         }
     }
 }
@@ -209,6 +213,9 @@ impl Config {
         }
         if let Some(v) = env_int("STARPU_NOPENCL")? {
             self.nopencl = count("STARPU_NOPENCL", v)?;
+        }
+        if let Some(v) = env_flag("STARPU_SINGLE_COMBINED_WORKER")? {
+            self.single_combined_worker = v;
         }
         if let Some(s) = env_var("STARPU_SCHED") {
             self.sched_policy = Some(s.trim().to_string());

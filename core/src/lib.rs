@@ -16,6 +16,7 @@ pub mod counters;
 pub mod data;
 pub mod error;
 pub mod memory;
+pub mod parallel;
 pub mod perfmodel;
 pub mod profiling;
 pub mod runtime;
@@ -29,5 +30,6 @@ pub use data::{AccessMode, DataHandle, ElemKind, Element, Filter};
 pub use error::{Error, ErrorKind, Result};
 pub use runtime::{init, shutdown, Runtime};
 pub use task::{
-    Access, Codelet, KernelCall, KernelError, KernelResult, Task, TaskBuilder, TaskRef, TaskSpec,
+    Access, Codelet, CodeletType, KernelCall, KernelError, KernelResult, Task, TaskBuilder,
+    TaskRef, TaskSpec,
 };

@@ -54,28 +54,67 @@ impl Topology {
         self.core_cpus.len()
     }
 
+    /// The groups of cores that share an object of the machine's hierarchy (the machine,
+    /// a package, a NUMA node, a cache), as indices into `core_cpus`, each with at least two
+    /// cores and each listed once, smallest first. Empty without hwloc: callers then group
+    /// cores by position (what StarPU does without hwloc).
+    pub fn core_groups(&self) -> Vec<Vec<usize>> {
+        #[cfg(feature = "hwloc")]
+        if let Some(topo) = &self.hw {
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for obj in topo.objects() {
+                if !obj.object_type().is_normal() {
+                    continue;
+                }
+                let Some(set) = obj.cpuset() else { continue };
+                let cores: Vec<usize> = (0..self.core_cpus.len())
+                    .filter(|&i| set.is_set(self.core_cpus[i]))
+                    .collect();
+                if cores.len() > 1 && !groups.contains(&cores) {
+                    groups.push(cores);
+                }
+            }
+            groups.sort_by_key(|g| (g.len(), g[0]));
+            return groups;
+        }
+        Vec::new()
+    }
+
     /// Binds the calling thread to logical CPU `cpu`.
-    #[cfg(feature = "hwloc")]
     pub fn bind_current_thread(&self, cpu: usize) -> Result<()> {
+        self.bind_current_thread_to(&[cpu])
+    }
+
+    /// Binds the calling thread to the logical CPUs `cpus` (the threads it starts
+    /// inherit the set: a FORKJOIN kernel's threads spread over its combined worker).
+    #[cfg(feature = "hwloc")]
+    pub fn bind_current_thread_to(&self, cpus: &[usize]) -> Result<()> {
         use hwlocality::cpu::{binding::CpuBindingFlags, cpuset::CpuSet};
         let topo = self
             .hw
             .as_ref()
             .ok_or_else(|| Error::no_device("hwloc could not load the machine topology"))?;
-        let set = CpuSet::from_range(cpu..=cpu);
+        let mut set = CpuSet::new();
+        for &cpu in cpus {
+            set.set(cpu);
+        }
         topo.bind_cpu(&set, CpuBindingFlags::THREAD)
-            .map_err(|e| Error::invalid(format!("cannot bind thread to CPU {cpu}: {e}")))
+            .map_err(|e| Error::invalid(format!("cannot bind thread to CPUs {cpus:?}: {e}")))
     }
 
-    /// Binds the calling thread to logical CPU `cpu`.
+    /// Binds the calling thread to the logical CPUs `cpus`.
     #[cfg(not(feature = "hwloc"))]
-    pub fn bind_current_thread(&self, cpu: usize) -> Result<()> {
+    pub fn bind_current_thread_to(&self, cpus: &[usize]) -> Result<()> {
         // SAFETY: cpu_set_t is plain data; sched_setaffinity only reads it.
         unsafe {
             let mut set: libc::cpu_set_t = std::mem::zeroed();
-            libc::CPU_SET(cpu, &mut set);
+            for &cpu in cpus {
+                libc::CPU_SET(cpu, &mut set);
+            }
             if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-                return Err(Error::invalid(format!("cannot bind thread to CPU {cpu}")));
+                return Err(Error::invalid(format!(
+                    "cannot bind thread to CPUs {cpus:?}"
+                )));
             }
         }
         Ok(())

@@ -188,6 +188,11 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
     }
     loop {
+        // A part of a parallel task (its master waits for this worker) comes first.
+        if rt.parallel.has_part(id) {
+            crate::parallel::run_part(rt, id);
+            continue;
+        }
         if let Some(t) = rt.pop_for(id) {
             crate::task::execute(rt, id, t);
             continue;
@@ -209,6 +214,9 @@ fn spin_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {
     let mut i = 0u32;
     loop {
         if rt.has_work(id) {
+            if rt.parallel.has_part(id) {
+                return None;
+            }
             if let Some(t) = rt.pop_for(id) {
                 return Some(t);
             }

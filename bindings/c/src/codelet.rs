@@ -140,10 +140,13 @@ fn c_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel
             .ptr();
         let buffers = call.buffers();
         // SAFETY: the C task lives as long as its submission; buffers hold the interface
-        // pointers, as C kernels expect.
+        // pointers, as C kernels expect. The ranks of an SPMD task share the task: only
+        // rank 0 fills them (the others run at the same time).
         unsafe {
-            for (slot, b) in (*task).interfaces.iter_mut().zip(buffers) {
-                *slot = *b;
+            if call.combined_rank() == 0 {
+                for (slot, b) in (*task).interfaces.iter_mut().zip(buffers) {
+                    *slot = *b;
+                }
             }
             f(buffers.as_ptr() as *mut *mut c_void, (*task).cl_arg);
         }

@@ -122,6 +122,7 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
     }
     cfg.precedence_over_env = c.precedence_over_environment_variables != 0;
     cfg.perf_counters = c.start_perf_counter_collection > 0;
+    cfg.single_combined_worker = c.single_combined_worker > 0;
     Ok(cfg)
 }
 

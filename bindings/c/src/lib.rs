@@ -25,6 +25,7 @@ pub mod job;
 pub mod memory;
 pub mod misc;
 pub mod pack;
+pub mod parallel;
 pub mod perf_counters;
 pub mod perfmodel;
 pub mod profiling;

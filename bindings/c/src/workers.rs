@@ -84,12 +84,6 @@ pub extern "C" fn starpu_sycl_worker_get_count() -> c_uint {
     0
 }
 
-/// `starpu_combined_worker_get_count`: this build has no such workers.
-#[no_mangle]
-pub extern "C" fn starpu_combined_worker_get_count() -> c_uint {
-    0
-}
-
 /// `starpu_worker_get_id`: this thread's worker, -1 outside workers.
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_id() -> c_int {
@@ -256,25 +250,6 @@ pub extern "C" fn starpu_memory_nodes_get_numa_count() -> c_uint {
 #[no_mangle]
 pub extern "C" fn starpu_node_get_kind(node: c_uint) -> c_uint {
     starpu_core::memory::node_kind(node as usize).map_or(0, |k| k.starpu_id())
-}
-
-/// `starpu_worker_is_combined_worker`: no combined workers in this build.
-#[no_mangle]
-pub extern "C" fn starpu_worker_is_combined_worker(id: c_int) -> c_int {
-    let _ = id;
-    0
-}
-
-/// `starpu_combined_worker_get_size`: tasks run on one worker, so 1.
-#[no_mangle]
-pub extern "C" fn starpu_combined_worker_get_size() -> c_int {
-    1
-}
-
-/// `starpu_combined_worker_get_rank`.
-#[no_mangle]
-pub extern "C" fn starpu_combined_worker_get_rank() -> c_int {
-    0
 }
 
 /// `starpu_worker_display_names`: one line per worker of `type`.

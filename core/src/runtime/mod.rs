@@ -81,6 +81,8 @@ pub struct Runtime {
     pub(crate) counters: crate::counters::Counters,
     /// Scheduling contexts (`sched/contexts.rs`).
     pub(crate) contexts: crate::sched::contexts::Contexts,
+    /// Combined workers and the mailboxes of parallel tasks' teams.
+    pub(crate) parallel: Arc<crate::parallel::Parallel>,
 }
 
 mod failures;
@@ -135,9 +137,18 @@ impl Runtime {
                 Worker::new(i, cpu)
             })
             .collect();
-        let policy = match &config.custom_policy {
-            Some(f) => (f.0)(sched::contexts::GLOBAL, &workers),
-            None => sched::create(&policy_name, &workers)?,
+        // The parallel policies (peager, pheft) come with their combined workers; an
+        // application policy or another built-in one has none.
+        let (parallel_policy, parallel) = crate::parallel::policy::create(
+            if config.custom_policy.is_some() { "" } else { &policy_name },
+            &workers,
+            &topology,
+            &config,
+        )?;
+        let policy = match (&config.custom_policy, parallel_policy) {
+            (Some(f), _) => (f.0)(sched::contexts::GLOBAL, &workers),
+            (None, Some(p)) => p,
+            (None, None) => sched::create(&policy_name, &workers)?,
         };
         let (pmin, pmax) = policy.priority_range();
         let priority_range = (
@@ -171,6 +182,7 @@ impl Runtime {
             profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
             counters: crate::counters::Counters::new(ncpus, config_perf_counters),
             contexts: sched::contexts::Contexts::new(ncpus, priority_range),
+            parallel,
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
@@ -402,13 +414,14 @@ impl Runtime {
     }
 
     pub(crate) fn has_work(&self, w: usize) -> bool {
-        !self.is_paused()
-            && (!self.workers[w].pinned.is_empty()
-                || if self.contexts.is_active() {
-                    self.contexts_have_work(w)
-                } else {
-                    self.policy.has_work(w)
-                })
+        self.parallel.has_part(w)
+            || !self.is_paused()
+                && (!self.workers[w].pinned.is_empty()
+                    || if self.contexts.is_active() {
+                        self.contexts_have_work(w)
+                    } else {
+                        self.policy.has_work(w)
+                    })
     }
 
     /// Wakes `target` if it sleeps, else any sleeping worker.

@@ -128,12 +128,19 @@ pub const POLICIES: &[(&str, &str)] = &[
         "heft",
         "heterogeneous earliest finish time: an alias of dmda",
     ),
+    // Built in crate::parallel (they use combined workers).
+    (
+        "peager",
+        "parallel eager: parallel tasks go to the largest combined worker",
+    ),
+    (
+        "pheft",
+        "parallel HEFT: parallel tasks go to the combined worker expected to finish first",
+    ),
 ];
 
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.
 const NOT_YET: &[&str] = &[
-    "pheft",
-    "peager",
     "graph_test",
     "heteroprio",
     "modular-eager",

@@ -150,6 +150,18 @@ impl Codelet {
         self
     }
 
+    /// Makes the codelet parallel (`type` and `max_parallelism`): under the `peager` and
+    /// `pheft` policies its tasks run on a combined worker of at most `max_parallelism`
+    /// workers. An SPMD kernel runs on every worker of it at once
+    /// (`KernelCall::combined_rank` tells which), a FORKJOIN kernel once, with the others
+    /// reserved for it (`KernelCall::combined_size` tells how many threads it may start).
+    /// A `max_parallelism` below 2 keeps tasks on one worker, as in StarPU.
+    pub fn parallel(mut self, kind: CodeletType, max_parallelism: i32) -> Codelet {
+        self.kind = kind;
+        self.max_parallelism = max_parallelism;
+        self
+    }
+
     /// Asks `f(worker, task, implementation)` before running the task on a worker.
     pub fn can_execute(
         mut self,

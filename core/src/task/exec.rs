@@ -89,6 +89,11 @@ fn run_kernel(
     for a in spec.accesses.iter() {
         buffers.push(a.handle.fetch_for(worker_id, node, a.mode)?);
     }
+    // The combined worker a parallel-aware policy chose for a parallel task.
+    let team = match &spec.codelet {
+        Some(cl) if cl.kind != super::CodeletType::Seq => rt.parallel.take_assigned(worker_id),
+        _ => None,
+    };
     let result = match &spec.codelet {
         // A task failed before it ran (its can_execute panicked) skips its kernel.
         Some(cl) if !rt.config.disable_kernels && !task.has_failed() => {
@@ -99,8 +104,12 @@ fn run_kernel(
                 .or_else(|| rt.choose_impl(task, worker_id))
                 .unwrap_or(0);
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
-            let run =
-                || worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call));
+            let run = || match &team {
+                None => {
+                    worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call))
+                }
+                Some(c) => crate::parallel::run_team(rt, c, worker_id, task, cl, &buffers, nimpl),
+            };
             // Only tasks with a model are timed: the others do not pay for the clock.
             let (r, times) = match &cl.model {
                 Some(_) => {
@@ -112,7 +121,10 @@ fn run_kernel(
             match r {
                 Ok(Ok(())) => {
                     if let (Some(model), Some(t)) = (&cl.model, &times) {
-                        let arch = crate::sched::SchedView::worker_arch(rt, worker_id);
+                        let arch = match &team {
+                            Some(c) => c.arch(),
+                            None => crate::sched::SchedView::worker_arch(rt, worker_id),
+                        };
                         crate::perfmodel::record(model, spec, &arch, nimpl, t.micros());
                     }
                     Ok(times)
@@ -123,6 +135,9 @@ fn run_kernel(
         }
         _ => Ok(None),
     };
+    if team.is_some() {
+        rt.parallel.team_done();
+    }
     for a in spec.accesses.iter() {
         a.handle.end_access(node, a.mode);
     }

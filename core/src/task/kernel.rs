@@ -46,6 +46,11 @@ pub struct KernelCall<'a> {
     spec: &'a TaskSpec,
     worker: usize,
     nimpl: usize,
+    /// Size and rank of the team running the kernel ((1, 0) for a sequential task).
+    team: (u32, u32),
+    /// Several calls of one task run at once (SPMD): whole views of written buffers would
+    /// alias between ranks, only rank parts are handed out.
+    shared: bool,
     borrows: RefCell<(u32, SmallVec<[Borrow; 4]>)>,
 }
 
@@ -63,8 +68,70 @@ impl<'a> KernelCall<'a> {
             spec,
             worker,
             nimpl,
+            team: (1, 0),
+            shared: false,
             borrows: RefCell::new((0, SmallVec::new())),
         }
+    }
+
+    /// The call of rank `rank` in a team of `size` workers; `spmd`: every rank runs the
+    /// kernel at once.
+    pub(crate) fn in_team(mut self, size: u32, rank: u32, spmd: bool) -> KernelCall<'a> {
+        self.team = (size, rank);
+        self.shared = spmd && size > 1;
+        self
+    }
+
+    /// How many workers run this task together (`starpu_combined_worker_get_size`): 1 for
+    /// a sequential task or a parallel task given one worker.
+    pub fn combined_size(&self) -> usize {
+        self.team.0 as usize
+    }
+
+    /// This call's rank among them (`starpu_combined_worker_get_rank`), 0 to size - 1.
+    pub fn combined_rank(&self) -> usize {
+        self.team.1 as usize
+    }
+
+    /// This rank's share of vector buffer `i`, writable: the vector cut in
+    /// `combined_size()` contiguous blocks (the first ones one element longer when it
+    /// does not divide evenly), block `combined_rank()`. The way for SPMD ranks to write
+    /// one buffer together (whole mutable views are refused to them: they would alias).
+    ///
+    /// ```
+    /// use starpu_core::{AccessMode, Codelet, CodeletType, Config, Runtime};
+    /// use std::sync::Arc;
+    /// let rt = Runtime::start(Config { ncpus: Some(2), sched_policy: Some("peager".into()),
+    ///                                  silent: true, ..Config::default() })?;
+    /// let v = rt.register_vector(vec![1u64; 10])?;
+    /// let cl = Arc::new(Codelet::new("double").modes([AccessMode::RW])
+    ///     .parallel(CodeletType::Spmd, i32::MAX)
+    ///     .cpu(|call| {
+    ///         call.vector_part_mut::<u64>(0)?.iter_mut().for_each(|x| *x *= 2);
+    ///         Ok(())
+    ///     }));
+    /// rt.task(&cl).buffer(&v, AccessMode::RW).submit()?;
+    /// assert_eq!(rt.unregister_take::<Vec<u64>>(&v)?, vec![2u64; 10]);
+    /// rt.shutdown();
+    /// # Ok::<(), starpu_core::Error>(())
+    /// ```
+    pub fn vector_part_mut<T: Element>(&self, i: usize) -> Result<SliceMut<'_, T>> {
+        let d = self.described::<VectorInterface>(i)?;
+        self.check_elem::<T>(i, d.elemsize)?;
+        let n = d.nx as usize;
+        let (size, rank) = (self.team.0 as usize, self.team.1 as usize);
+        let (base, extra) = (n / size, n % size);
+        let start = rank * base + rank.min(extra);
+        let len = base + usize::from(rank < extra);
+        let elem = std::mem::size_of::<T>();
+        let ptr = (d.ptr as *mut T).wrapping_add(start);
+        let guard = self.borrow_range(i, ptr as usize, len * elem, true, true)?;
+        // SAFETY: `len` live elements of type T from `start` (within the vector); the
+        // other ranks' blocks do not overlap it, and no other view of this call does.
+        Ok(SliceMut {
+            data: unsafe { slice_from_mut(ptr, len) },
+            _guard: guard,
+        })
     }
 
     /// The per-buffer interface descriptions, as C kernels receive them
@@ -330,8 +397,27 @@ impl<'a> KernelCall<'a> {
 
     /// Records a view of `len` bytes at `addr` for buffer `i`.
     fn borrow(&self, i: usize, addr: usize, len: usize, mutable: bool) -> Result<Guard<'_>> {
+        self.borrow_range(i, addr, len, mutable, false)
+    }
+
+    /// `borrow`; `part`: a rank's own block (see `vector_part_mut`).
+    fn borrow_range(
+        &self,
+        i: usize,
+        addr: usize,
+        len: usize,
+        mutable: bool,
+        part: bool,
+    ) -> Result<Guard<'_>> {
         if mutable {
             self.check_writable(i)?;
+        }
+        if self.shared && !part && self.mode(i)?.writes() {
+            return Err(Error::invalid(format!(
+                "buffer {i} is written by an SPMD task running on {} workers at once: \
+                 each rank may only view its own part (vector_part_mut)",
+                self.team.0
+            )));
         }
         let mut b = self.borrows.borrow_mut();
         let (start, end) = (addr, addr + len);

@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -593,6 +594,29 @@ static void k_worker(void *buffers[], void *cl_arg)
 	kernel_end(r);
 }
 
+/* An SPMD codelet: rank r of a team of s sets every element of its block of vector b0
+ * to 10 s + r (b0 cut in s contiguous blocks, the first n mod s ones one longer). Only
+ * rank 0 prints the task's events (they are the task's, not each rank's). */
+static void k_spmd(void *buffers[], void *cl_arg)
+{
+	int size = starpu_combined_worker_get_size(), rank = starpu_combined_worker_get_rank();
+	struct task_rec *r = NULL;
+	if (rank == 0) {
+		r = kernel_begin(cl_arg, 0, NULL);
+		if (!r)
+			return;
+	}
+	int64_t *v = (int64_t *)STARPU_VECTOR_GET_PTR(buffers[0]);
+	size_t n = STARPU_VECTOR_GET_NX(buffers[0]);
+	size_t base = n / size, extra = n % size;
+	size_t first = rank * base + ((size_t)rank < extra ? (size_t)rank : extra);
+	size_t len = base + ((size_t)rank < extra);
+	for (size_t i = first; i < first + len; i++)
+		v[i] = 10 * size + rank;
+	if (r)
+		kernel_end(r);
+}
+
 static const struct kernel kernels[] = {
 	{"noop", k_noop, 0},
 	{"set", k_set, 1},
@@ -606,6 +630,7 @@ static const struct kernel kernels[] = {
 	{"try_wait_all", k_try_wait_all, 0},
 	{"gate", k_gate, 1},
 	{"worker", k_worker, 0},
+	{"spmd", k_spmd, 0},
 };
 
 static void record_callback(void *arg)
@@ -1081,6 +1106,10 @@ static void op_codelet(int argc, char **argv)
 	c->kernel = k;
 	c->cl.cpu_funcs[0] = k->func;
 	c->cl.name = c->name;
+	if (k->func == k_spmd) {
+		c->cl.type = STARPU_SPMD;
+		c->cl.max_parallelism = INT_MAX;
+	}
 	if (argc == 4 && strcmp(argv[3], "*") == 0) {
 		c->variable = 1;
 		c->cl.nbuffers = STARPU_VARIABLE_NBUFFERS;

@@ -19,6 +19,7 @@ pub const KERNELS: &[&str] = &[
     "try_wait_all",
     "gate",
     "worker",
+    "spmd",
 ];
 
 /// What a task's kernel needs besides its `value=` arguments (arguments 1...).
@@ -99,6 +100,10 @@ fn code_of(r: &starpu_core::Result<()>) -> String {
 /// Runs kernel `kind` for the task whose information is argument 0.
 pub fn run(kind: &str, call: &KernelCall) -> KernelResult {
     let info = call.arg::<Arc<TaskInfo>>(0)?;
+    if kind == "spmd" && call.combined_rank() != 0 {
+        // The other ranks of an SPMD task: the task's events are rank 0's.
+        return spmd(call);
+    }
     EVENTS.event("start", &info.name, None);
     if info.delay_ms > 0 {
         std::thread::sleep(std::time::Duration::from_millis(info.delay_ms));
@@ -174,6 +179,17 @@ fn body(kind: &str, call: &KernelCall, info: &TaskInfo) -> KernelResult {
             EVENTS.event("report", &info.name, Some(&text));
             Ok(())
         }
+        "spmd" => spmd(call),
         other => Err(format!("unknown kernel {other}").into()),
     }
+}
+
+/// `spmd`: rank r of a team of s sets every element of its block of vector b0 to
+/// 10 s + r (the vector cut in s contiguous blocks, the first ones one longer).
+fn spmd(call: &KernelCall) -> KernelResult {
+    let v = 10 * call.combined_size() as i64 + call.combined_rank() as i64;
+    call.vector_part_mut::<i64>(0)?
+        .iter_mut()
+        .for_each(|x| *x = v);
+    Ok(())
 }

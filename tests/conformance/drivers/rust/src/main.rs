@@ -731,6 +731,9 @@ impl Driver {
         }
         let k = kernel.clone();
         let mut cl = Codelet::new(args[0]).cpu(move |call| kernels::run(&k, call));
+        if kernel == "spmd" {
+            cl = cl.parallel(starpu_core::CodeletType::Spmd, i32::MAX);
+        }
         cl = if args[2..] == ["*"] {
             cl.variable_buffers()
         } else {
