@@ -140,7 +140,11 @@ impl Runtime {
         // The parallel policies (peager, pheft) come with their combined workers; an
         // application policy or another built-in one has none.
         let (parallel_policy, parallel) = crate::parallel::policy::create(
-            if config.custom_policy.is_some() { "" } else { &policy_name },
+            if config.custom_policy.is_some() {
+                ""
+            } else {
+                &policy_name
+            },
             &workers,
             &topology,
             &config,
