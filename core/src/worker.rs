@@ -195,6 +195,7 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
         if let Some(t) = rt.pop_for(id) {
             crate::task::execute(rt, id, t);
+            rt.graveyard.dig(4);
             continue;
         }
         if rt.is_stopping() {
@@ -202,8 +203,10 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
         if let Some(t) = spin_for_work(rt, id) {
             crate::task::execute(rt, id, t);
+            rt.graveyard.dig(4);
             continue;
         }
+        rt.graveyard.empty();
         park(rt, id);
     }
     ROLE.with(|r| r.worker.set(None));

@@ -50,6 +50,9 @@ pub(crate) struct ImplicitDeps {
     group_preds: SmallVec<[TaskRef; 2]>,
     readers: Vec<TaskRef>,
     compact_at: usize,
+    /// Readers pruned because they completed, for the caller to hand to the workers
+    /// (`task/graveyard.rs`) rather than drop them under this lock.
+    pruned: Vec<TaskRef>,
 }
 
 /// Makes the tasks that reduce a group's contributions into the data: given the group's
@@ -70,7 +73,14 @@ impl ImplicitDeps {
             // Writers that released their data need no edge, nor to be remembered.
             self.writers.retain(|w| w.add_data_successor(task));
             if self.readers.len() >= self.compact_at.max(MIN_COMPACTION) {
-                self.readers.retain(|r| !r.data_released());
+                let pruned = &mut self.pruned;
+                self.readers.retain(|r| {
+                    let done = r.data_released();
+                    if done {
+                        pruned.push(r.clone());
+                    }
+                    !done
+                });
                 self.compact_at = self.readers.len() * 2;
             }
             self.readers.push(task.clone());
@@ -121,6 +131,11 @@ impl ImplicitDeps {
         self.writers.clear();
         self.writers.push(task.clone());
         self.epoch = kind;
+    }
+
+    /// The readers pruned since the last call.
+    pub(crate) fn take_pruned(&mut self) -> Vec<TaskRef> {
+        std::mem::take(&mut self.pruned)
     }
 
     /// `task`, a plain writer, has completed: if it is still the last writer and nobody

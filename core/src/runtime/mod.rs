@@ -81,6 +81,8 @@ pub struct Runtime {
     pub(crate) counters: crate::counters::Counters,
     /// Scheduling contexts (`sched/contexts.rs`).
     pub(crate) contexts: crate::sched::contexts::Contexts,
+    /// Finished tasks for the workers to drop (`task/graveyard.rs`).
+    pub(crate) graveyard: crate::task::graveyard::Graveyard,
     /// Combined workers and the mailboxes of parallel tasks' teams.
     pub(crate) parallel: Arc<crate::parallel::Parallel>,
 }
@@ -186,6 +188,7 @@ impl Runtime {
             profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
             counters: crate::counters::Counters::new(ncpus, config_perf_counters),
             contexts: sched::contexts::Contexts::new(ncpus, priority_range),
+            graveyard: Default::default(),
             parallel,
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());

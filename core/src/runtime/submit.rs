@@ -213,6 +213,11 @@ impl Runtime {
             let plain_writer = mode.writes() && !mode.is_commute() && !mode.is_redux();
             let hint = if plain_writer { task.id() } else { 0 };
             a.handle.0.last_writer_hint.store(hint, Ordering::Relaxed);
+            let pruned = deps.take_pruned();
+            drop(deps);
+            if !pruned.is_empty() {
+                self.graveyard.bury(pruned);
+            }
         }
         self.schedule(reductions);
     }

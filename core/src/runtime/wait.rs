@@ -27,6 +27,7 @@ impl Runtime {
         check_may_block("waiting for all tasks")?;
         self.all_bell
             .wait_until(|| self.submitted.load(Ordering::SeqCst) == 0);
+        self.graveyard.empty();
         match self.failures.take() {
             Some(e) => Err(e),
             None => Ok(()),

@@ -13,6 +13,7 @@ mod builder;
 pub mod codelet;
 mod exec;
 mod graph;
+pub(crate) mod graveyard;
 mod hooks;
 pub mod kernel;
 mod slot;
