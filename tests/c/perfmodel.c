@@ -81,6 +81,14 @@ int main(void)
 	make_task(&probe, &cl, h);
 	struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(0, 0);
 	CHECK(arch != NULL, "worker 0 has no perf archtype");
+	/* CPU workers only: one architecture combination, the workers' own. */
+	CHECK(starpu_perfmodel_get_narch_combs() == 1, "expected 1 arch combination, got %d",
+	      starpu_perfmodel_get_narch_combs());
+	CHECK(starpu_perfmodel_arch_comb_fetch(0) == arch, "combination 0 is not worker 0's arch");
+	CHECK(arch->ndevices == 1 && arch->devices[0].type == STARPU_CPU_WORKER,
+	      "worker 0's arch is not one CPU device");
+	CHECK(starpu_perfmodel_arch_comb_fetch(1) == NULL, "combination 1 should not exist");
+	starpu_reset_scheduler();
 	uint32_t footprint = starpu_task_footprint(&model, &probe, arch, 0);
 	starpu_task_clean(&probe);
 	for (int i = 0; i < 30; i++)

@@ -91,3 +91,10 @@ pub unsafe extern "C" fn starpu_get_version(
 /// is nothing held back to push.
 #[no_mangle]
 pub extern "C" fn starpu_do_schedule() {}
+
+/// `starpu_reset_scheduler`: asks each context's policy to forget what it learned from
+/// the tasks scheduled so far (StarPU calls the policy's optional reset method; its
+/// graph-based policy drops its task graph). The policies here keep no such state beyond
+/// their queues and performance models, which StarPU does not reset either: nothing to do.
+#[no_mangle]
+pub extern "C" fn starpu_reset_scheduler() {}

@@ -431,7 +431,10 @@ pub unsafe extern "C" fn starpu_perfmodel_history_based_expected_perf(
 
 /// One C architecture per (kind, device) for `starpu_worker_get_perf_archtype`; they live
 /// as long as the process, as StarPU's do.
-static ARCHS: Mutex<Option<HashMap<(u32, u32), usize>>> = Mutex::new(None);
+/// (kind, device, cores) of an architecture.
+type ArchKey = (u32, u32, u32);
+
+static ARCHS: Mutex<Option<HashMap<ArchKey, usize>>> = Mutex::new(None);
 
 /// `starpu_worker_get_perf_archtype`: the architecture of worker `workerid`.
 #[no_mangle]
@@ -450,26 +453,54 @@ pub extern "C" fn starpu_worker_get_perf_archtype(
                     .ok_or_else(|| Error::invalid(format!("no worker {workerid}")))?;
                 Ok(starpu_core::sched::SchedView::worker_arch(&**rt, w))
             })?;
-            let d = arch.devices[0];
-            let key = (d.kind.starpu_id(), d.devid);
-            let mut map = ARCHS.lock().unwrap_or_else(|e| e.into_inner());
-            let p = *map
-                .get_or_insert_with(HashMap::new)
-                .entry(key)
-                .or_insert_with(|| {
-                    let dev = Box::leak(Box::new(starpu_perfmodel_device {
-                        r#type: d.kind.starpu_id() as c_int,
-                        devid: d.devid as c_int,
-                        ncores: d.ncores as c_int,
-                    }));
-                    Box::leak(Box::new(starpu_perfmodel_arch {
-                        ndevices: 1,
-                        devices: dev,
-                    })) as *mut starpu_perfmodel_arch as usize
-                });
-            Ok(p as *mut starpu_perfmodel_arch)
+            Ok(c_arch_ptr(&arch))
         },
     )
+}
+
+/// The process-lived C description of `arch` (its first device: the architectures of
+/// sequential workers have one).
+fn c_arch_ptr(arch: &PerfArch) -> *mut starpu_perfmodel_arch {
+    let d = arch.devices[0];
+    let key = (d.kind.starpu_id(), d.devid, d.ncores);
+    let mut map = ARCHS.lock().unwrap_or_else(|e| e.into_inner());
+    let p = *map
+        .get_or_insert_with(HashMap::new)
+        .entry(key)
+        .or_insert_with(|| {
+            let dev = Box::leak(Box::new(starpu_perfmodel_device {
+                r#type: d.kind.starpu_id() as c_int,
+                devid: d.devid as c_int,
+                ncores: d.ncores as c_int,
+            }));
+            Box::leak(Box::new(starpu_perfmodel_arch {
+                ndevices: 1,
+                devices: dev,
+            })) as *mut starpu_perfmodel_arch as usize
+        });
+    p as *mut starpu_perfmodel_arch
+}
+
+/// `starpu_perfmodel_get_narch_combs`: how many distinct worker architectures the
+/// running runtime has (0 when it is not running).
+#[no_mangle]
+pub extern "C" fn starpu_perfmodel_get_narch_combs() -> c_int {
+    ffi::with_runtime(|rt| Ok(rt.arch_combinations().len() as c_int)).unwrap_or(0)
+}
+
+/// `starpu_perfmodel_arch_comb_fetch`: architecture combination `comb`, NULL when there
+/// is no such combination.
+#[no_mangle]
+pub extern "C" fn starpu_perfmodel_arch_comb_fetch(comb: c_int) -> *mut starpu_perfmodel_arch {
+    let arch = ffi::with_runtime(|rt| {
+        Ok(usize::try_from(comb)
+            .ok()
+            .and_then(|i| rt.arch_combinations().into_iter().nth(i)))
+    });
+    match arch {
+        Ok(Some(a)) => c_arch_ptr(&a),
+        _ => std::ptr::null_mut(),
+    }
 }
 
 /// `starpu_perfmodel_get_archtype_name`: "cpu", "cuda", "opencl".

@@ -347,6 +347,19 @@ impl Runtime {
         self.submitted.load(Ordering::SeqCst)
     }
 
+    /// The distinct performance architectures of the workers, in worker order: StarPU's
+    /// "arch combinations" (`starpu_perfmodel_get_narch_combs`, `_arch_comb_fetch`).
+    pub fn arch_combinations(&self) -> Vec<crate::perfmodel::PerfArch> {
+        let mut combs: Vec<crate::perfmodel::PerfArch> = Vec::new();
+        for w in 0..self.workers.len() {
+            let arch = sched::SchedView::worker_arch(self, w);
+            if !combs.contains(&arch) {
+                combs.push(arch);
+            }
+        }
+        combs
+    }
+
     /// Tasks ready and waiting for a worker (`starpu_task_nready`).
     pub fn nready(&self) -> usize {
         self.policy.ntasks()
