@@ -9,7 +9,9 @@
 #             10000, bench_chain 100000, bench_readers 200000; metric ns/task
 #             (submission + starpu_task_wait_for_all), lower is better.
 #   cholesky  bench_cholesky 2048 256 (CHOL="4096 256" for another size);
-#             metric GFlop/s, higher is better
+#             metric GFlop/s, higher is better; each repetition also runs
+#             LAPACKE dpotrf on the whole matrix with 2 BLAS threads (ref_blas
+#             potrf N), the reference the report divides by
 #             (needs libopenblas-dev and liblapacke-dev; installed if missing).
 #
 # Environment (all optional):
@@ -218,6 +220,14 @@ probe() {
 	done
 }
 
+# potrf_ref REP N: LAPACKE dpotrf on the whole N x N matrix with 2 BLAS threads, the
+# no-runtime reference a tiled Cholesky on 2 workers is measured against.
+potrf_ref() {
+	local line
+	line=$(OPENBLAS_NUM_THREADS=2 timeout "$TIMEOUT" "${BDIR[starpu]}/ref_blas" potrf "$2" 2>>"$ERRLOG" | grep '^bench=')
+	echo "potrf rep=$1 ${line:-FAILED}" | tee -a "$RAW" >&2
+}
+
 if [ "$MODE" = small ]; then
 	CONFIGS=("bench_empty 200000 insert" "bench_independent 200000 10000" "bench_chain 100000" "bench_readers 200000")
 else
@@ -230,7 +240,11 @@ RUNLIBS=starpu
 
 START=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 for rep in $(seq "$REPS"); do
-	[ "$MODE" = cholesky ] && probe "$rep"
+	if [ "$MODE" = cholesky ]; then
+		probe "$rep"
+		chol=${CHOL:-2048 256}
+		potrf_ref "$rep" "${chol%% *}"
+	fi
 	idx=0
 	for cfg in "${CONFIGS[@]}"; do
 		for SCHED in $SCHEDS; do

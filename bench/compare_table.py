@@ -61,6 +61,12 @@ def cell(runs, status):
     return text, med
 
 
+def ratio_of(runs, ref):
+    """The median of `runs` over `ref`, or '-' when no run succeeded."""
+    values = [r["value"] for r in runs if r["value"] is not None]
+    return f"{statistics.median(values) / ref:.2f}" if values and ref else "-"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="small")
@@ -74,9 +80,14 @@ def main():
 
     rows = OrderedDict()      # (bench, sched) -> {lib: [runs]}
     probes = OrderedDict()    # blas_threads -> [gflops_median]
+    potrf = []                # LAPACKE dpotrf, 2 BLAS threads: [gflops]
     for path in o.raw:
         for line in open(path):
             kv, flags = parse(line)
+            if line.startswith("potrf "):
+                if "gflops" in kv:
+                    potrf.append(float(kv["gflops"]))
+                continue
             if line.startswith("probe "):
                 if "gflops_median" in kv:
                     probes.setdefault(kv.get("blas_threads", "?"), []).append(float(kv["gflops_median"]))
@@ -115,6 +126,14 @@ def main():
         print(f"| {bench} | {sched} | {s_text} | {o_text} | {ratio} |{extra}")
     if not rows:
         print("| (no runs) | | | | |")
+    if potrf:
+        ref = statistics.median(potrf)
+        print()
+        print(f"LAPACKE dpotrf on the whole matrix, 2 BLAS threads (ref_blas potrf, no runtime, once per "
+              f"repetition): {fmt(ref)} GFlop/s median [{fmt(min(potrf))}..{fmt(max(potrf))}]. "
+              "Cholesky medians over it: " +
+              "; ".join(f"{sched}: StarPU {ratio_of(per['starpu'], ref)}, ours {ratio_of(per['ours'], ref)}"
+                        for (_, sched), per in rows.items()))
     if probes:
         print()
         print("Parallel-capacity probe (ref_blas dgemm 1024, no runtime, once per repetition), GFlop/s median [min..max]: " +

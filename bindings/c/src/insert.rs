@@ -11,7 +11,9 @@ use crate::job::job;
 use crate::task::{self, starpu_task_create, starpu_task_destroy};
 use crate::types::*;
 use libc::{c_int, c_void};
+use smallvec::SmallVec;
 use starpu_core::task::args::ArgPacker;
+use starpu_core::task::Access;
 use starpu_core::{AccessMode, Codelet, Error};
 use std::sync::Arc;
 
@@ -63,29 +65,51 @@ unsafe fn callback(p: *mut c_void) -> starpu_callback_func_t {
 struct Buffers {
     /// The core's view of the codelet, whose rules check each buffer.
     cl: Option<Arc<Codelet>>,
-    handles: Vec<(starpu_data_handle_t, u32)>,
+    /// Check each buffer as it is given: for a task built, not submitted, by this call (a
+    /// submitted task's buffers are checked by the core's submission, once).
+    check_now: bool,
+    handles: SmallVec<[(starpu_data_handle_t, u32); STARPU_NMAXBUFS]>,
 }
 
 impl Buffers {
-    /// Adds buffer `handle` with `mode` (0: the codelet's), checked against the codelet.
+    /// Adds buffer `handle` with `mode` (0: the codelet's).
     fn push(&mut self, handle: starpu_data_handle_t, mode: u32) -> starpu_core::Result<()> {
         let i = self.handles.len();
         let cl = self
             .cl
             .as_ref()
             .ok_or_else(|| Error::invalid("data given for a task without codelet"))?;
-        let mode = cl.check_buffer(i, AccessMode(mode))?;
+        let mode = if self.check_now {
+            cl.check_buffer(i, AccessMode(mode))?.0
+        } else {
+            mode
+        };
         // The handle itself is checked once, when the task is submitted.
-        self.handles.push((handle, mode.0));
+        self.handles.push((handle, mode));
         Ok(())
     }
 
+    /// The core's accesses for the buffers (each handle resolved, modes as given).
+    fn accesses(&self) -> starpu_core::Result<SmallVec<[Access; 4]>> {
+        let mut out = SmallVec::with_capacity(self.handles.len());
+        for (i, &(h, mode)) in self.handles.iter().enumerate() {
+            let handle =
+                ffi::handle(h).map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
+            out.push(Access {
+                handle,
+                mode: AccessMode(mode),
+                sequential: true,
+            });
+        }
+        Ok(out)
+    }
+
     /// Stores the buffers into the task.
-    unsafe fn store(&mut self, t: *mut starpu_task) {
+    unsafe fn store(&self, t: *mut starpu_task) {
         let n = self.handles.len();
         (*t).nbuffers = n as c_int;
         if n <= STARPU_NMAXBUFS {
-            for (i, (h, m)) in self.handles.drain(..).enumerate() {
+            for (i, &(h, m)) in self.handles.iter().enumerate() {
                 (*t).handles[i] = h;
                 (*t).modes[i] = m;
             }
@@ -94,7 +118,7 @@ impl Buffers {
         let hs = libc::malloc(n * std::mem::size_of::<starpu_data_handle_t>())
             as *mut starpu_data_handle_t;
         let ms = libc::malloc(n * std::mem::size_of::<u32>()) as *mut u32;
-        for (i, (h, m)) in self.handles.drain(..).enumerate() {
+        for (i, &(h, m)) in self.handles.iter().enumerate() {
             *hs.add(i) = h;
             *ms.add(i) = m;
         }
@@ -104,17 +128,20 @@ impl Buffers {
     }
 }
 
-/// Fills `t` from the argument records; returns the core's conversion of the codelet.
+/// Fills `t` from the argument records; for a task to submit (`submitting`), returns the
+/// core's conversion of the codelet and the buffers.
 unsafe fn apply(
     t: *mut starpu_task,
     cl: *mut starpu_codelet,
     args: &[_starpu_insert_arg],
-) -> starpu_core::Result<Option<Arc<Codelet>>> {
+    submitting: bool,
+) -> starpu_core::Result<Option<task::Decoded>> {
     let tr = &mut *t;
     tr.cl = cl;
     let mut buffers = Buffers {
         cl: (!cl.is_null()).then(|| codelet::lookup(cl)),
-        handles: Vec::new(),
+        check_now: !submitting,
+        handles: SmallVec::new(),
     };
     let mut values: Option<ArgPacker> = None;
     for (pos, a) in args.iter().enumerate() {
@@ -256,6 +283,11 @@ unsafe fn apply(
     if let Some(cl) = &buffers.cl {
         cl.check_count(buffers.handles.len())?;
     }
+    let accesses = if submitting {
+        Some(buffers.accesses()?)
+    } else {
+        None
+    };
     buffers.store(t);
     if let Some(p) = values {
         let bytes = p.finish();
@@ -270,7 +302,10 @@ unsafe fn apply(
         tr.cl_arg_size = bytes.len();
         tr.cl_arg_free = 1;
     }
-    Ok(buffers.cl)
+    Ok(match (buffers.cl, accesses) {
+        (Some(codelet), Some(accesses)) => Some(task::Decoded { codelet, accesses }),
+        _ => None,
+    })
 }
 
 /// Builds (and with `_STARPU_INSERT_SUBMIT` submits) a task from argument records.
@@ -293,11 +328,11 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
         _ => "starpu_task_insert",
     };
     ffi::guard(call, -libc::EINVAL, || {
-        if action == _STARPU_INSERT_SUBMIT {
-            if let Err(e) = ffi::with_runtime(|_| Ok(())) {
-                report(call, &e);
-                return -e.errno();
-            }
+        // Checked again by the submission; here so that nothing is built for nothing.
+        if action == _STARPU_INSERT_SUBMIT && !starpu_core::runtime::is_initialized() {
+            let e = Error::not_initialized();
+            report(call, &e);
+            return -e.errno();
         }
         let t = if action == _STARPU_INSERT_SET {
             task
@@ -313,7 +348,7 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
         } else {
             &[]
         };
-        let converted = match apply(t, cl, args) {
+        let decoded = match apply(t, cl, args, action == _STARPU_INSERT_SUBMIT) {
             Ok(c) => c,
             Err(e) => {
                 report(call, &e);
@@ -325,7 +360,7 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
         };
         match action {
             _STARPU_INSERT_SUBMIT => {
-                let ret = task::submit(t, call, converted);
+                let ret = task::submit(t, call, decoded);
                 if ret != 0 {
                     starpu_task_destroy(t);
                 }

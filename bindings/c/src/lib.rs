@@ -35,6 +35,7 @@ pub mod sched_policy;
 pub mod tags;
 pub mod task;
 pub mod task_state;
+pub mod transaction;
 pub mod types;
 mod unavailable;
 pub mod varargs;

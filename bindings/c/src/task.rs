@@ -226,10 +226,7 @@ pub(crate) unsafe fn accesses(
         };
         let cl_mode = if variable { 0 } else { codelet::mode_of(cl, i) };
         let bits = if cl_mode != 0 { cl_mode } else { task_mode };
-        let per_buffer = t.handles_sequential_consistency.is_null()
-            || *t.handles_sequential_consistency.add(i) != 0;
-        let sequential =
-            handle.sequential_consistency() && t.sequential_consistency != 0 && per_buffer;
+        let sequential = sequential(t, i, &handle);
         out.push(Access {
             handle,
             mode: AccessMode(bits),
@@ -239,19 +236,39 @@ pub(crate) unsafe fn accesses(
     Ok(out)
 }
 
-/// Builds the core description of C task `t`; `converted` is its codelet's conversion
-/// when the caller has it already.
-unsafe fn spec_of(
-    t: *mut starpu_task,
-    converted: Option<Arc<Codelet>>,
-) -> starpu_core::Result<TaskSpec> {
+/// Whether buffer `i` of `t` takes part in implicit dependencies: its handle's, the task's
+/// and the buffer's own sequential consistency must all be on.
+///
+/// # Safety
+/// `handles_sequential_consistency` is NULL or has an entry for buffer `i`.
+unsafe fn sequential(t: &starpu_task, i: usize, handle: &starpu_core::DataHandle) -> bool {
+    let per_buffer =
+        t.handles_sequential_consistency.is_null() || *t.handles_sequential_consistency.add(i) != 0;
+    handle.sequential_consistency() && t.sequential_consistency != 0 && per_buffer
+}
+
+/// What `starpu_task_insert` decoded before submitting: the codelet's conversion and the
+/// buffers as given (a mode left empty is the codelet's; the core checks each against the
+/// codelet at submission, once).
+pub(crate) struct Decoded {
+    pub codelet: Arc<Codelet>,
+    pub accesses: SmallVec<[Access; 4]>,
+}
+
+/// Builds the core description of C task `t`; `decoded` is what `starpu_task_insert`
+/// read from its arguments already.
+#[inline(always)]
+unsafe fn spec_of(t: *mut starpu_task, decoded: Option<Decoded>) -> starpu_core::Result<TaskSpec> {
     let tr = &*t;
-    let (codelet, accesses) = match tr.cl.as_ref() {
-        None => (None, SmallVec::new()),
-        Some(cl) => (
-            Some(converted.unwrap_or_else(|| codelet::lookup(tr.cl))),
-            accesses(tr, cl)?,
-        ),
+    let (codelet, accesses) = match (tr.cl.as_ref(), decoded) {
+        (None, _) => (None, SmallVec::new()),
+        (Some(_), Some(mut d)) => {
+            for (i, a) in d.accesses.iter_mut().enumerate() {
+                a.sequential = sequential(tr, i, &a.handle);
+            }
+            (Some(d.codelet), d.accesses)
+        }
+        (Some(cl), None) => (Some(codelet::lookup(tr.cl)), accesses(tr, cl)?),
     };
     let synchronous = tr.synchronous != 0;
     let c = job::for_submission(t);
@@ -272,16 +289,12 @@ unsafe fn spec_of(
 }
 
 /// Submits C task `t`; the shared path of `starpu_task_submit` and `starpu_task_insert`
-/// (`call` names the entry point in error messages, `converted` is the conversion of its
-/// codelet when the caller has it).
+/// (`call` names the entry point in error messages, `decoded` is what the insert call
+/// decoded already).
 ///
 /// # Safety
 /// `t` is NULL or a live task.
-pub(crate) unsafe fn submit(
-    t: *mut starpu_task,
-    call: &str,
-    converted: Option<Arc<Codelet>>,
-) -> c_int {
+pub(crate) unsafe fn submit(t: *mut starpu_task, call: &str, decoded: Option<Decoded>) -> c_int {
     int_call(call, || {
         ffi::non_null(t, "task")?;
         if job(t).is_destroyed() {
@@ -291,8 +304,9 @@ pub(crate) unsafe fn submit(
         ffi::with_runtime(|rt| {
             // The description is built here, next to its one use: it is a few hundred
             // bytes, and every closure it crossed would copy it.
-            let spec = spec_of(t, converted)?;
+            let mut spec = spec_of(t, decoded)?;
             let core = next_core(t)?;
+            crate::transaction::enlist((*t).transaction.cast(), &core, &mut spec)?;
             (*t).status = consts::STATUS_BLOCKED;
             if rt.profiling() && (*t).profiling_info.is_null() {
                 (*t).profiling_info = crate::profiling::new_task_info();

@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::worker;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 struct Slot {
@@ -27,6 +27,8 @@ static SLOT: Mutex<Slot> = Mutex::new(Slot {
 });
 /// Changes whenever the slot's runtime changes; 0 is never a valid generation.
 static GENERATION: AtomicU64 = AtomicU64::new(1);
+/// Whether the slot holds a runtime, for a check without the lock or the thread's cache.
+static RUNNING: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     static CACHE: RefCell<(u64, Option<Arc<Runtime>>)> = const { RefCell::new((0, None)) };
@@ -48,6 +50,7 @@ pub fn init(config: Config) -> Result<Arc<Runtime>> {
     s.runtime = Some(rt.clone());
     s.count = 1;
     GENERATION.fetch_add(1, Ordering::AcqRel);
+    RUNNING.store(true, Ordering::Release);
     Ok(rt)
 }
 
@@ -70,6 +73,7 @@ pub fn shutdown() -> Result<()> {
         }
         s.count = 0;
         GENERATION.fetch_add(1, Ordering::AcqRel);
+        RUNNING.store(false, Ordering::Release);
         s.runtime.take().expect("a counted runtime is present")
     };
     rt.shutdown();
@@ -117,5 +121,5 @@ pub fn global() -> Result<Arc<Runtime>> {
 }
 
 pub fn is_initialized() -> bool {
-    slot().runtime.is_some()
+    RUNNING.load(Ordering::Acquire)
 }

@@ -18,7 +18,7 @@ impl Runtime {
     pub fn submit(&self, task: &TaskRef, mut spec: TaskSpec) -> Result<()> {
         let admitted = self.resolve_context(spec.sched_ctx).and_then(|ctx| {
             spec.sched_ctx = ctx;
-            self.admit(task, &spec)
+            self.admit(task, &mut spec)
         });
         if let Err(e) = admitted {
             if let Some(h) = &spec.hooks {
@@ -45,9 +45,7 @@ impl Runtime {
             self.tags.attach(tag, task);
         }
         if task.drop_pending() {
-            let mut ready = ReadyList::new();
-            ready.push(task.clone());
-            self.schedule(ready);
+            self.schedule_one(task.clone());
         }
         if synchronous {
             self.wait_task(task)?;
@@ -61,10 +59,10 @@ impl Runtime {
     pub(crate) fn submit_internal(
         &self,
         task: &TaskRef,
-        spec: TaskSpec,
+        mut spec: TaskSpec,
         ready: &mut ReadyList,
     ) -> Result<()> {
-        self.admit(task, &spec)?;
+        self.admit(task, &mut spec)?;
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
         self.watch_submitted(task);
@@ -76,7 +74,7 @@ impl Runtime {
     }
 
     /// Checks a submission and marks the task submitted; nothing else changes on error.
-    fn admit(&self, task: &TaskRef, spec: &TaskSpec) -> Result<()> {
+    fn admit(&self, task: &TaskRef, spec: &mut TaskSpec) -> Result<()> {
         self.check_accepting()?;
         self.check_spec(spec)?;
         if spec.synchronous && !worker::may_block() {
@@ -102,7 +100,16 @@ impl Runtime {
         }
     }
 
-    fn check_spec(&self, spec: &TaskSpec) -> Result<()> {
+    /// Checks a task's description against the codelet and its data; a buffer given
+    /// without a mode takes the one the codelet declares.
+    fn check_spec(&self, spec: &mut TaskSpec) -> Result<()> {
+        let in_submission = |e: Error| Error::new(e.kind, format!("task submission: {e}"));
+        if let Some(cl) = &spec.codelet {
+            cl.check_count(spec.accesses.len()).map_err(in_submission)?;
+            for (i, a) in spec.accesses.iter_mut().enumerate() {
+                a.mode = cl.check_buffer(i, a.mode).map_err(in_submission)?;
+            }
+        }
         let acquisition = matches!(spec.kind, TaskKind::Acquire(_));
         for (i, a) in spec.accesses.iter().enumerate() {
             a.handle
@@ -122,11 +129,6 @@ impl Runtime {
         let Some(cl) = &spec.codelet else {
             return Ok(());
         };
-        let in_submission = |e: Error| Error::new(e.kind, format!("task submission: {e}"));
-        cl.check_count(spec.accesses.len()).map_err(in_submission)?;
-        for (i, a) in spec.accesses.iter().enumerate() {
-            cl.check_buffer(i, a.mode).map_err(in_submission)?;
-        }
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
         if mask == 0 && spec.kind == TaskKind::Normal {
             // No implementation at all, and not STARPU_NOWHERE: StarPU answers -ENODEV (a
@@ -219,7 +221,9 @@ impl Runtime {
                 self.graveyard.bury(pruned);
             }
         }
-        self.schedule(reductions);
+        if !reductions.is_empty() {
+            self.schedule(reductions);
+        }
     }
 
     /// Moves ready tasks on: to the scheduling policy, to a pinned worker, straight to
@@ -230,8 +234,6 @@ impl Runtime {
             // Tasks that ending a task with nothing to run releases: the next round.
             let mut next = ReadyList::new();
             if ready.len() == 1 {
-                // The common case (one task ready at submission, or released by its
-                // predecessor) goes to the policy without gathering a batch.
                 let t = ready.pop().expect("one task");
                 if let Some(t) = self.take_ready(t, &mut next) {
                     self.push_to_policy_one(t);
@@ -246,6 +248,18 @@ impl Runtime {
                 self.push_to_policy(queued);
             }
             ready = next;
+        }
+    }
+
+    /// Schedules one ready task: the common case (a task ready at submission, or released
+    /// by its predecessor) goes to the policy without gathering a batch.
+    pub(crate) fn schedule_one(&self, t: TaskRef) {
+        let mut next = ReadyList::new();
+        if let Some(t) = self.take_ready(t, &mut next) {
+            self.push_to_policy_one(t);
+        }
+        if !next.is_empty() {
+            self.schedule(next);
         }
     }
 

@@ -46,6 +46,7 @@ pub struct TaskBuilder<'rt> {
     task: TaskRef,
     spec: TaskSpec,
     sequential: bool,
+    transaction: Option<super::Transaction>,
     error: Option<Error>,
 }
 
@@ -79,6 +80,7 @@ impl<'rt> TaskBuilder<'rt> {
                 ..Default::default()
             },
             sequential: true,
+            transaction: None,
             error: None,
         }
     }
@@ -89,6 +91,13 @@ impl<'rt> TaskBuilder<'rt> {
         }
     }
 
+    /// Makes the task one of `trs`'s current epoch (`STARPU_TRANSACTION`): it runs after
+    /// the epoch began, and only if its start function confirmed it.
+    pub fn transaction(mut self, trs: &super::Transaction) -> Self {
+        self.transaction = Some(trs.clone());
+        self
+    }
+
     /// The task being built (other tasks may depend on it before it is submitted).
     pub fn task(&self) -> &TaskRef {
         &self.task
@@ -96,23 +105,20 @@ impl<'rt> TaskBuilder<'rt> {
 
     /// Adds a buffer: `handle` in `mode` (`STARPU_R`, `STARPU_RW`... in `task_insert`).
     /// `AccessMode::NONE` takes the codelet's declared mode. The mode must be the one the
-    /// codelet declares for this buffer, if it declares one.
+    /// codelet declares for this buffer, if it declares one (checked at submission).
     pub fn buffer(mut self, handle: &DataHandle, mode: AccessMode) -> Self {
         let i = self.spec.accesses.len();
-        let checked = match &self.spec.codelet {
-            Some(cl) => cl.check_buffer(i, mode),
-            None => Err(Error::invalid(format!(
+        if self.spec.codelet.is_none() {
+            self.keep(Err(Error::invalid(format!(
                 "buffer {i} given to a task without codelet"
-            ))),
-        };
-        match checked {
-            Ok(mode) => self.spec.accesses.push(Access {
-                handle: handle.clone(),
-                mode,
-                sequential: true,
-            }),
-            Err(e) => self.keep(Err(e)),
+            ))));
+            return self;
         }
+        self.spec.accesses.push(Access {
+            handle: handle.clone(),
+            mode,
+            sequential: true,
+        });
         self
     }
 
@@ -273,6 +279,10 @@ impl<'rt> TaskBuilder<'rt> {
     pub fn build(mut self) -> Result<(TaskRef, TaskSpec)> {
         if let Some(e) = self.error.take() {
             return Err(e);
+        }
+        // Its buffer comes last, as in StarPU.
+        if let Some(trs) = self.transaction.take() {
+            trs.enlist(&self.task, &mut self.spec)?;
         }
         for a in self.spec.accesses.iter_mut() {
             a.sequential &= self.sequential && a.handle.sequential_consistency();

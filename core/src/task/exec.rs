@@ -95,8 +95,11 @@ fn run_kernel(
         _ => None,
     };
     let result = match &spec.codelet {
-        // A task failed before it ran (its can_execute panicked) skips its kernel.
-        Some(cl) if !rt.config.disable_kernels && !task.has_failed() => {
+        // A task failed before it ran (its can_execute panicked) skips its kernel, and so
+        // does a task of a cancelled transaction epoch.
+        Some(cl)
+            if !rt.config.disable_kernels && !task.has_failed() && !task.in_cancelled_epoch() =>
+        {
             // The implementation the policy chose, if it chose one and it still may run.
             let nimpl = task
                 .take_sched_impl()

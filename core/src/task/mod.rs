@@ -20,6 +20,7 @@ mod slot;
 mod spec_cell;
 pub mod tags;
 pub mod times;
+mod transaction;
 
 pub use builder::TaskBuilder;
 pub use codelet::{
@@ -32,6 +33,7 @@ pub use hooks::Hooks;
 pub use kernel::KernelCall;
 pub use slot::TaskSlot;
 pub use times::TaskTimes;
+pub use transaction::{StartFn, Transaction};
 
 use crate::data::{AccessMode, AcquireNode, DataHandle};
 use crate::error::Error;
@@ -205,12 +207,15 @@ struct Extra {
     closures: Mutex<Closures>,
     /// Filled while profiling is on.
     times: crate::profiling::TaskTimes,
+    /// The transaction epoch the task belongs to (`transaction.rs`).
+    epoch: OnceLock<Arc<transaction::Epoch>>,
 }
 
 mod has {
     pub const PROLOGUE: u8 = 1;
     pub const CALLBACK: u8 = 2;
     pub const ON_END: u8 = 4;
+    pub const EPOCH: u8 = 8;
 }
 
 static NEXT_TASK_ID: AtomicU64 = AtomicU64::new(1);
@@ -230,21 +235,52 @@ impl Task {
     }
 
     fn make(probe: bool) -> TaskRef {
-        Arc::new(Task {
-            id: NEXT_TASK_ID.fetch_add(1, Ordering::Relaxed),
-            spec: spec_cell::SpecCell::new(),
-            pending: AtomicU32::new(1),
-            successors: Mutex::new(Successors::default()),
-            state: AtomicU8::new(state::CREATED),
-            end_pending: AtomicU32::new(1),
-            terminated: AtomicBool::new(false),
-            settled: AtomicBool::new(false),
-            failed: AtomicBool::new(false),
-            has: AtomicU8::new(0),
-            sched_impl: AtomicU8::new(NO_IMPL),
-            extra: OnceLock::new(),
-            probe,
-        })
+        let mut task = Arc::<Task>::new_uninit();
+        let p = Arc::get_mut(&mut task)
+            .expect("a new Arc is unshared")
+            .as_mut_ptr();
+        // Written field by field, in place: a `Task` built on the stack and moved into
+        // the `Arc` copies the description's few hundred (still empty) bytes each time.
+        // SAFETY: `p` points to the new, unshared allocation; every field is written once
+        // (`every_field_is_written` fails to compile when a field is added), and the
+        // description stays uninitialised behind its EMPTY state.
+        unsafe {
+            std::ptr::addr_of_mut!((*p).id).write(NEXT_TASK_ID.fetch_add(1, Ordering::Relaxed));
+            spec_cell::SpecCell::init_empty(std::ptr::addr_of_mut!((*p).spec));
+            std::ptr::addr_of_mut!((*p).pending).write(AtomicU32::new(1));
+            std::ptr::addr_of_mut!((*p).successors).write(Mutex::new(Successors::default()));
+            std::ptr::addr_of_mut!((*p).state).write(AtomicU8::new(state::CREATED));
+            std::ptr::addr_of_mut!((*p).end_pending).write(AtomicU32::new(1));
+            std::ptr::addr_of_mut!((*p).terminated).write(AtomicBool::new(false));
+            std::ptr::addr_of_mut!((*p).settled).write(AtomicBool::new(false));
+            std::ptr::addr_of_mut!((*p).failed).write(AtomicBool::new(false));
+            std::ptr::addr_of_mut!((*p).has).write(AtomicU8::new(0));
+            std::ptr::addr_of_mut!((*p).sched_impl).write(AtomicU8::new(NO_IMPL));
+            std::ptr::addr_of_mut!((*p).extra).write(OnceLock::new());
+            std::ptr::addr_of_mut!((*p).probe).write(probe);
+            task.assume_init()
+        }
+    }
+
+    /// Names every field of `Task` with no `..`: adding a field breaks the build here,
+    /// as a reminder that `make` must write it.
+    #[allow(dead_code)]
+    fn every_field_is_written(t: Task) {
+        let Task {
+            id: _,
+            spec: _,
+            pending: _,
+            successors: _,
+            state: _,
+            end_pending: _,
+            terminated: _,
+            settled: _,
+            failed: _,
+            has: _,
+            sched_impl: _,
+            extra: _,
+            probe: _,
+        } = t;
     }
 
     /// A number identifying this task (`starpu_task_get_job_id`).
@@ -340,6 +376,17 @@ impl Task {
     }
 
     /// Whether the task failed (without fetching the error).
+    /// Makes the task one of `epoch`'s.
+    fn join_epoch(&self, epoch: Arc<transaction::Epoch>) {
+        let _ = self.extra().epoch.set(epoch);
+        self.has.fetch_or(has::EPOCH, Ordering::Release);
+    }
+
+    /// Whether the task belongs to a cancelled transaction epoch: its kernel is skipped.
+    pub(crate) fn in_cancelled_epoch(&self) -> bool {
+        self.has(has::EPOCH) && self.extra().epoch.get().is_some_and(|e| e.cancelled())
+    }
+
     pub fn has_failed(&self) -> bool {
         self.failed.load(Ordering::Acquire)
     }

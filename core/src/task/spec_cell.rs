@@ -26,11 +26,22 @@ unsafe impl Send for SpecCell {}
 unsafe impl Sync for SpecCell {}
 
 impl SpecCell {
+    #[cfg(test)]
     pub(crate) const fn new() -> SpecCell {
         SpecCell {
             state: AtomicU8::new(EMPTY),
             value: UnsafeCell::new(MaybeUninit::uninit()),
         }
+    }
+
+    /// Makes the cell at `p` an empty one, writing only its state (the value's bytes are
+    /// left as they are: uninitialised).
+    ///
+    /// # Safety
+    /// `p` is valid for writes and holds no initialised cell.
+    #[inline]
+    pub(crate) unsafe fn init_empty(p: *mut SpecCell) {
+        std::ptr::addr_of_mut!((*p).state).write(AtomicU8::new(EMPTY));
     }
 
     pub(crate) fn get(&self) -> Option<&TaskSpec> {
