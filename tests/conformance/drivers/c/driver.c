@@ -674,12 +674,23 @@ static struct {
 } ctxs[MAX_CTXS];
 static int nctxs;
 
+#ifdef STARPU_TRANSACTION
+/* Transactions by name (StarPU 1.4). */
+#define MAX_TRS 8
+static struct {
+	char name[MAX_NAME];
+	struct starpu_transaction *trs;
+} trss[MAX_TRS];
+#endif
+static int ntrss;
+
 static void op_shutdown(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	starpu_shutdown();
 	initialized = 0;
 	nctxs = 0;
+	ntrss = 0;
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1133,6 +1144,7 @@ struct task_spec {
 	int prio, callback, sync, nodetach, badkey, use_tag;
 	starpu_tag_t tag;
 	unsigned ctx; /* STARPU_NMAX_SCHED_CTXS: none named */
+	void *trs;    /* trs=X: the transaction (NULL: none) */
 };
 
 static unsigned find_ctx(const char *name)
@@ -1207,9 +1219,74 @@ static void op_ctx_delete(int argc, char **argv)
 	starpu_sched_ctx_delete(find_ctx(argv[1]));
 }
 
+#ifdef STARPU_TRANSACTION
+static void *find_trs(const char *name)
+{
+	for (int i = 0; i < ntrss; i++)
+		if (strcmp(trss[i].name, name) == 0)
+			return trss[i].trs;
+	die("unknown transaction '%s'", name);
+}
+
+/* The start function: the epoch's argument says whether it runs (yes: 1, no: 0). */
+static int trs_start(void *buffer, void *arg)
+{
+	(void)buffer;
+	return (int)(intptr_t)arg;
+}
+
+static void *parse_yes_no(const char *verb, const char *tok)
+{
+	if (strcmp(tok, "yes") == 0)
+		return (void *)(intptr_t)1;
+	if (strcmp(tok, "no") == 0)
+		return (void *)(intptr_t)0;
+	die("%s: expected yes or no, got '%s'", verb, tok);
+}
+
+/* trs_open X yes|no: starpu_transaction_open; the first epoch runs or not. */
+static void op_trs_open(int argc, char **argv)
+{
+	if (argc != 3)
+		die("trs_open: expected a name and yes|no");
+	check_name(argv[1]);
+	if (ntrss == MAX_TRS)
+		die("too many transactions");
+	struct starpu_transaction *t = starpu_transaction_open(trs_start, parse_yes_no("trs_open", argv[2]));
+	if (!t) {
+		report_ret("trs_open", argv[1], -ENODEV);
+		return;
+	}
+	strcpy(trss[ntrss].name, argv[1]);
+	trss[ntrss++].trs = t;
+}
+
+/* trs_next X yes|no: starpu_transaction_next_epoch. */
+static void op_trs_next(int argc, char **argv)
+{
+	if (argc != 3)
+		die("trs_next: expected a transaction and yes|no");
+	starpu_transaction_next_epoch(find_trs(argv[1]), parse_yes_no("trs_next", argv[2]));
+}
+
+/* trs_close X: starpu_transaction_close; the name is gone. */
+static void op_trs_close(int argc, char **argv)
+{
+	if (argc != 2)
+		die("trs_close: expected a transaction");
+	starpu_transaction_close(find_trs(argv[1]));
+	for (int i = 0; i < ntrss; i++)
+		if (strcmp(trss[i].name, argv[1]) == 0)
+			trss[i] = trss[--ntrss];
+}
+#endif
+
 /* The task options parse_task knows (listed by --capabilities). */
 static const char *const task_options[] = {
 	"value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey", "ctx",
+#ifdef STARPU_TRANSACTION
+	"trs",
+#endif
 };
 
 /* insert|task T C BUF... OPTS...; fills the record's buffer kinds and delay too. */
@@ -1247,6 +1324,10 @@ static void parse_task(int argc, char **argv, int is_insert, struct task_rec *r,
 			s->prio = (int)parse_long(v);
 		else if ((v = option(tok, "ctx")))
 			s->ctx = find_ctx(v);
+#ifdef STARPU_TRANSACTION
+		else if ((v = option(tok, "trs")))
+			s->trs = find_trs(v);
+#endif
 		else if (strcmp(tok, "callback") == 0)
 			s->callback = 1;
 		else if (strcmp(tok, "sync") == 0)
@@ -1278,7 +1359,13 @@ static void parse_task(int argc, char **argv, int is_insert, struct task_rec *r,
 	STARPU_VALUE, &r->id, sizeof(r->id), STARPU_VALUE, &r->delay_ms,             \
 		sizeof(r->delay_ms), STARPU_PRIORITY, s->prio,                       \
 		STARPU_CALLBACK_WITH_ARG_NFREE, callback, (void *)r,                 \
-		STARPU_TASK_SYNCHRONOUS, s->sync, STARPU_NAME, r->name, STARPU_SCHED_CTX, s->ctx
+		STARPU_TASK_SYNCHRONOUS, s->sync, STARPU_NAME, r->name, STARPU_SCHED_CTX, s->ctx \
+		INSERT_TRS
+#ifdef STARPU_TRANSACTION
+#define INSERT_TRS , STARPU_TRANSACTION, s->trs
+#else
+#define INSERT_TRS
+#endif
 #define INSERT(BUFS)                                                                 \
 	do {                                                                         \
 		switch (s->nvalues) {                                                \
@@ -1385,6 +1472,9 @@ static void op_task(int argc, char **argv)
 	t->cl_arg_free = 1;
 	t->priority = s.prio;
 	t->sched_ctx = s.ctx;
+#ifdef STARPU_TRANSACTION
+	t->transaction = s.trs;
+#endif
 	if (s.callback) {
 		t->callback_func = record_callback;
 		t->callback_arg = r;
@@ -1568,6 +1658,11 @@ static const struct {
 	{"ctx_remove", op_ctx_remove},
 	{"ctx_inheritor", op_ctx_inheritor},
 	{"ctx_delete", op_ctx_delete},
+#ifdef STARPU_TRANSACTION
+	{"trs_open", op_trs_open},
+	{"trs_next", op_trs_next},
+	{"trs_close", op_trs_close},
+#endif
 	{"clock", op_clock},
 	{"open", op_open},
 	{"await", op_await},

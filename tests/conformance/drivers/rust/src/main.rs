@@ -11,6 +11,7 @@ use kernels::TaskInfo;
 use starpu_core::data::interfaces::{MatrixInterface, VariableInterface, VectorInterface};
 use starpu_core::data::{Acquired, Filter};
 use starpu_core::sched::contexts::{self, ContextOptions};
+use starpu_core::task::Transaction;
 use starpu_core::{AccessMode, Codelet, Config, DataHandle, ElemKind, Error, Runtime, TaskRef};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -58,10 +59,13 @@ const OPS: &[&str] = &[
     "ctx_remove",
     "ctx_inheritor",
     "ctx_delete",
+    "trs_open",
+    "trs_next",
+    "trs_close",
 ];
 /// `badkey` is not here: the Rust task builder has no way to pass an unknown key.
 const OPTIONS: &[&str] = &[
-    "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "ctx",
+    "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "ctx", "trs",
 ];
 const FILTERS: &[&str] = &["vector_block", "matrix_block", "matrix_vertical_block"];
 const KINDS: &[&str] = &["variable", "vector", "matrix"];
@@ -148,6 +152,8 @@ struct Opts {
     nodetach: bool,
     /// `ctx=NAME`: the scheduling context's id.
     ctx: Option<u32>,
+    /// `trs=NAME`: the transaction whose current epoch the task joins.
+    trs: Option<Transaction>,
 }
 
 #[derive(Default)]
@@ -162,6 +168,17 @@ struct Driver {
     plans: HashMap<String, Vec<String>>,
     /// Scheduling contexts by name ("global" is 0).
     ctxs: HashMap<String, u32>,
+    /// Open transactions by name.
+    trss: HashMap<String, Transaction>,
+}
+
+/// `NAME yes|no`: a transaction and whether the epoch runs.
+fn yes_no<'a>(verb: &str, args: &[&'a str]) -> Result<(&'a str, bool), PlanError> {
+    match args {
+        [name, "yes"] => Ok((name, true)),
+        [name, "no"] => Ok((name, false)),
+        _ => Err(bad(format!("{verb}: expected a transaction and yes|no"))),
+    }
 }
 
 fn mode_of(s: &str) -> Result<AccessMode, PlanError> {
@@ -208,6 +225,7 @@ impl Driver {
             "shutdown" => {
                 self.held.clear();
                 self.ctxs.clear();
+                self.trss.clear();
                 self.rt = None;
                 let r = starpu_core::shutdown();
                 self.report("shutdown", None, r);
@@ -396,8 +414,42 @@ impl Driver {
                 self.report("ctx_delete", subject, r);
                 Ok(())
             }
+            "trs_open" => {
+                let (name, start) = yes_no("trs_open", args)?;
+                let r = self.rt().and_then(|rt| rt.transaction_open(move || start));
+                match r {
+                    Ok(t) => {
+                        self.trss.insert(name.to_string(), t);
+                    }
+                    Err(e) => self.report("trs_open", subject, Err(e)),
+                }
+                Ok(())
+            }
+            "trs_next" => {
+                let (name, start) = yes_no("trs_next", args)?;
+                let t = self.trs(name)?;
+                let r = self.rt().and_then(|rt| t.next_epoch(rt, move || start));
+                self.report("trs_next", subject, r);
+                Ok(())
+            }
+            "trs_close" => {
+                let name = args.first().copied().unwrap_or("");
+                let t = self.trs(name)?;
+                self.trss.remove(name);
+                let r = self.rt().and_then(|rt| t.close(rt));
+                self.report("trs_close", subject, r);
+                Ok(())
+            }
             other => Err(bad(format!("unknown operation {other}"))),
         }
+    }
+
+    /// The open transaction called `name`.
+    fn trs(&self, name: &str) -> Result<Transaction, PlanError> {
+        self.trss
+            .get(name)
+            .cloned()
+            .ok_or_else(|| bad(format!("unknown transaction {name}")))
     }
 
     /// The id of the context called `name`.
@@ -768,6 +820,8 @@ impl Driver {
                 opts.tag = Some(num(t)?);
             } else if let Some(c) = option(a, "ctx") {
                 opts.ctx = Some(self.ctx(c)?);
+            } else if let Some(t) = option(a, "trs") {
+                opts.trs = Some(self.trs(t)?);
             } else if *a == "callback" {
                 opts.callback = true;
             } else if *a == "sync" {
@@ -841,6 +895,9 @@ impl Driver {
         }
         if let Some(c) = p.opts.ctx {
             b = b.sched_ctx(c);
+        }
+        if let Some(t) = &p.opts.trs {
+            b = b.transaction(t);
         }
         b.priority(p.opts.prio)
             .synchronous(p.opts.sync)
