@@ -188,6 +188,13 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
     }
     loop {
+        // The bind-to-PU knob asked for another CPU.
+        if let Some(cpu) = rt.knobs.take_rebind(id) {
+            match rt.topology.bind_current_thread(cpu) {
+                Ok(()) => rt.knobs.note_bound(id, Some(cpu)),
+                Err(e) => rt.warn(&format!("worker {id}: {e}")),
+            }
+        }
         // A part of a parallel task (its master waits for this worker) comes first.
         if rt.parallel.has_part(id) {
             crate::parallel::run_part(rt, id);
@@ -247,7 +254,7 @@ fn park(rt: &Runtime, id: usize) {
     // Pairs with the fence in Runtime::wake: either the pusher sees us asleep, or we see
     // its task here.
     fence(Ordering::SeqCst);
-    if !(rt.has_work(id) || rt.is_stopping()) {
+    if !(rt.has_work(id) || rt.is_stopping() || rt.knobs.rebind_pending(id)) {
         let asleep = rt.profile.sleeps();
         while me.sleeping.load(Ordering::SeqCst) && !rt.is_stopping() {
             std::thread::park();

@@ -96,6 +96,24 @@ enum starpu_perf_counter_type
 	starpu_perf_counter_type_double = 4
 };
 
+/* Performance knobs (starpu_perf_steering.h). */
+enum starpu_perf_knob_scope
+{
+	starpu_perf_knob_scope_undefined = 0,
+	starpu_perf_knob_scope_global = 1,
+	starpu_perf_knob_scope_per_worker = 3,
+	starpu_perf_knob_scope_per_scheduler = 5
+};
+
+enum starpu_perf_knob_type
+{
+	starpu_perf_knob_type_undefined = 0,
+	starpu_perf_knob_type_int32 = 1,
+	starpu_perf_knob_type_int64 = 2,
+	starpu_perf_knob_type_float = 3,
+	starpu_perf_knob_type_double = 4
+};
+
 enum starpu_worker_archtype
 {
 	STARPU_CPU_WORKER = 0,

@@ -22,6 +22,7 @@ pub mod insert;
 pub mod interface_copy;
 pub mod interfaces;
 pub mod job;
+pub mod knobs;
 pub mod memory;
 pub mod misc;
 pub mod pack;
