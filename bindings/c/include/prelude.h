@@ -96,6 +96,17 @@ enum starpu_perf_counter_type
 	starpu_perf_counter_type_double = 4
 };
 
+/* How urgently data is wanted on a node (starpu_data.h): the levels of StarPU's fetches,
+ * prefetches and idle prefetches. */
+enum starpu_is_prefetch
+{
+	STARPU_FETCH = 0,
+	STARPU_TASK_PREFETCH = 1,
+	STARPU_PREFETCH = 2,
+	STARPU_IDLEFETCH = 3,
+	STARPU_NFETCH
+};
+
 /* Performance knobs (starpu_perf_steering.h). */
 enum starpu_perf_knob_scope
 {
