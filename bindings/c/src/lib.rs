@@ -39,6 +39,7 @@ pub mod task_state;
 pub mod types;
 mod unavailable;
 pub mod varargs;
+pub mod worker_collections;
 pub mod workers;
 
 // The Fortran face's C-ABI helpers (fstarpu_*) are compiled into this library, so that a
