@@ -258,26 +258,35 @@ impl Knobs {
         priority.min(max).max(min)
     }
 
-    /// The CPU worker `w` must bind to now, if a rebinding is pending.
+    /// The CPU worker `w` must bind to now, if a rebinding is pending. It stays pending
+    /// (and the knob reads it) until `rebound` says it was applied.
     #[inline]
-    pub(crate) fn take_rebind(&self, w: usize) -> Option<usize> {
-        if !self.rebind_pending.load(Ordering::Relaxed) {
+    pub(crate) fn rebind_request(&self, w: usize) -> Option<usize> {
+        if !self.rebind_pending.load(Ordering::Acquire) {
             return None;
         }
-        let cpu = self.rebind[w].swap(-1, Ordering::AcqRel);
-        if self.rebind.iter().all(|r| r.load(Ordering::Relaxed) < 0) {
-            self.rebind_pending.store(false, Ordering::Relaxed);
+        usize::try_from(self.rebind[w].load(Ordering::Acquire)).ok()
+    }
+
+    /// Worker `w` applied request `cpu` (bound: `ok`); a newer request stays pending.
+    pub(crate) fn rebound(&self, w: usize, cpu: usize, ok: bool) {
+        if ok {
+            self.bound[w].store(cpu as i64, Ordering::Release);
         }
-        usize::try_from(cpu).ok()
+        let _ =
+            self.rebind[w].compare_exchange(cpu as i64, -1, Ordering::AcqRel, Ordering::Relaxed);
+        if self.rebind.iter().all(|r| r.load(Ordering::Acquire) < 0) {
+            self.rebind_pending.store(false, Ordering::Release);
+            // A request made meanwhile must not be lost.
+            if self.rebind.iter().any(|r| r.load(Ordering::Acquire) >= 0) {
+                self.rebind_pending.store(true, Ordering::Release);
+            }
+        }
     }
 
     /// Whether worker `w` has a rebinding to apply (it must not park before).
     pub(crate) fn rebind_pending(&self, w: usize) -> bool {
-        self.rebind_pending.load(Ordering::Acquire) && self.rebind[w].load(Ordering::Acquire) >= 0
-    }
-
-    pub(crate) fn note_bound(&self, w: usize, cpu: Option<usize>) {
-        self.bound[w].store(cpu.map_or(-1, |c| c as i64), Ordering::Relaxed);
+        self.rebind_request(w).is_some()
     }
 }
 

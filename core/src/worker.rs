@@ -188,19 +188,14 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
     }
     loop {
-        // The bind-to-PU knob asked for another CPU.
-        if let Some(cpu) = rt.knobs.take_rebind(id) {
-            match rt.topology.bind_current_thread(cpu) {
-                Ok(()) => rt.knobs.note_bound(id, Some(cpu)),
-                Err(e) => rt.warn(&format!("worker {id}: {e}")),
-            }
-        }
+        rebind_if_asked(rt, id);
         // A part of a parallel task (its master waits for this worker) comes first.
         if rt.parallel.has_part(id) {
             crate::parallel::run_part(rt, id);
             continue;
         }
         if let Some(t) = rt.pop_for(id) {
+            rebind_if_asked(rt, id);
             crate::task::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
@@ -209,6 +204,7 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             break;
         }
         if let Some(t) = spin_for_work(rt, id) {
+            rebind_if_asked(rt, id);
             crate::task::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
@@ -217,6 +213,19 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         park(rt, id);
     }
     ROLE.with(|r| r.worker.set(None));
+}
+
+/// Applies a rebinding the bind-to-PU knob asked for: a task taken after the knob was set
+/// runs on the new CPU.
+#[inline]
+fn rebind_if_asked(rt: &Runtime, id: usize) {
+    if let Some(cpu) = rt.knobs.rebind_request(id) {
+        let r = rt.topology.bind_current_thread(cpu);
+        if let Err(e) = &r {
+            rt.warn(&format!("worker {id}: {e}"));
+        }
+        rt.knobs.rebound(id, cpu, r.is_ok());
+    }
 }
 
 fn spin_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {
