@@ -15,6 +15,7 @@ pub mod config;
 pub mod counters;
 pub mod data;
 pub mod error;
+pub mod knobs;
 pub mod memory;
 pub mod parallel;
 pub mod perfmodel;

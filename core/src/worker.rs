@@ -188,12 +188,14 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
     }
     loop {
+        rebind_if_asked(rt, id);
         // A part of a parallel task (its master waits for this worker) comes first.
         if rt.parallel.has_part(id) {
             crate::parallel::run_part(rt, id);
             continue;
         }
         if let Some(t) = rt.pop_for(id) {
+            rebind_if_asked(rt, id);
             crate::task::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
@@ -202,6 +204,7 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             break;
         }
         if let Some(t) = spin_for_work(rt, id) {
+            rebind_if_asked(rt, id);
             crate::task::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
@@ -210,6 +213,19 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         park(rt, id);
     }
     ROLE.with(|r| r.worker.set(None));
+}
+
+/// Applies a rebinding the bind-to-PU knob asked for: a task taken after the knob was set
+/// runs on the new CPU.
+#[inline]
+fn rebind_if_asked(rt: &Runtime, id: usize) {
+    if let Some(cpu) = rt.knobs.rebind_request(id) {
+        let r = rt.topology.bind_current_thread(cpu);
+        if let Err(e) = &r {
+            rt.warn(&format!("worker {id}: {e}"));
+        }
+        rt.knobs.rebound(id, cpu, r.is_ok());
+    }
 }
 
 fn spin_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {
@@ -247,7 +263,7 @@ fn park(rt: &Runtime, id: usize) {
     // Pairs with the fence in Runtime::wake: either the pusher sees us asleep, or we see
     // its task here.
     fence(Ordering::SeqCst);
-    if !(rt.has_work(id) || rt.is_stopping()) {
+    if !(rt.has_work(id) || rt.is_stopping() || rt.knobs.rebind_pending(id)) {
         let asleep = rt.profile.sleeps();
         while me.sleeping.load(Ordering::SeqCst) && !rt.is_stopping() {
             std::thread::park();

@@ -389,3 +389,35 @@ unsigned _starpu_c_sched_ctx_create(int *workerids, int nworkers, const char *na
 	va_end(ap);
 	return _starpu_sched_ctx_create_with(workerids, nworkers, name, &o);
 }
+
+/* starpu_perfmodel_set_per_devices_cost_function(model, impl, func, TYPE, DEVID, NCORES...,
+ * -1): reads the device triplets (the rules are in src/perfmodel.rs). */
+int _starpu_c_perfmodel_set_per_devices(struct starpu_perfmodel *model, int impl,
+					starpu_perfmodel_per_arch_cost_function func, int ndevices,
+					const int *types, const int *devids, const int *ncores);
+
+int _starpu_c_perfmodel_set_per_devices_cost_function(struct starpu_perfmodel *model, int impl,
+						       starpu_perfmodel_per_arch_cost_function func, ...)
+{
+	int types[STARPU_NMAXWORKERS], devids[STARPU_NMAXWORKERS], ncores[STARPU_NMAXWORKERS];
+	int n = 0;
+	va_list ap;
+	va_start(ap, func);
+	for (;;)
+	{
+		int type = va_arg(ap, int);
+		if (type == -1)
+			break;
+		if (n == STARPU_NMAXWORKERS)
+		{
+			n = 0; /* refused below as "no device" */
+			break;
+		}
+		types[n] = type;
+		devids[n] = va_arg(ap, int);
+		ncores[n] = va_arg(ap, int);
+		n++;
+	}
+	va_end(ap);
+	return _starpu_c_perfmodel_set_per_devices(model, impl, func, n, types, devids, ncores);
+}

@@ -284,6 +284,8 @@ void starpu_tag_declare_deps(starpu_tag_t id, unsigned ndeps, ...);
 void starpu_task_declare_deps(struct starpu_task *task, unsigned ndeps, ...);
 void starpu_task_declare_end_deps(struct starpu_task *task, unsigned ndeps, ...);
 void starpu_data_set_coordinates(starpu_data_handle_t handle, unsigned dimensions, ...);
+typedef double (*starpu_perfmodel_per_arch_cost_function)(struct starpu_task *task, struct starpu_perfmodel_arch *arch, unsigned nimpl);
+int starpu_perfmodel_set_per_devices_cost_function(struct starpu_perfmodel *model, int impl, starpu_perfmodel_per_arch_cost_function func, ...);
 
 /* Acquires `handle`, runs `code` once granted (from any thread), then releases it.
  * Uses a GCC nested function, as StarPU does. */

@@ -96,6 +96,35 @@ enum starpu_perf_counter_type
 	starpu_perf_counter_type_double = 4
 };
 
+/* How urgently data is wanted on a node (starpu_data.h): the levels of StarPU's fetches,
+ * prefetches and idle prefetches. */
+enum starpu_is_prefetch
+{
+	STARPU_FETCH = 0,
+	STARPU_TASK_PREFETCH = 1,
+	STARPU_PREFETCH = 2,
+	STARPU_IDLEFETCH = 3,
+	STARPU_NFETCH
+};
+
+/* Performance knobs (starpu_perf_steering.h). */
+enum starpu_perf_knob_scope
+{
+	starpu_perf_knob_scope_undefined = 0,
+	starpu_perf_knob_scope_global = 1,
+	starpu_perf_knob_scope_per_worker = 3,
+	starpu_perf_knob_scope_per_scheduler = 5
+};
+
+enum starpu_perf_knob_type
+{
+	starpu_perf_knob_type_undefined = 0,
+	starpu_perf_knob_type_int32 = 1,
+	starpu_perf_knob_type_int64 = 2,
+	starpu_perf_knob_type_float = 3,
+	starpu_perf_knob_type_double = 4
+};
+
 enum starpu_worker_archtype
 {
 	STARPU_CPU_WORKER = 0,

@@ -356,6 +356,23 @@ pub extern "C" fn starpu_data_test_if_allocated_on_node(
     })
 }
 
+/// `starpu_data_evict_from_node`: 0 if the buffer of `h` on `node` was freed, -1 if it
+/// could not be (see the core's `evict_from_node`).
+#[no_mangle]
+pub extern "C" fn starpu_data_evict_from_node(h: starpu_data_handle_t, node: c_uint) -> c_int {
+    let call = "starpu_data_evict_from_node";
+    ffi::guard(call, -libc::EINVAL, || {
+        match ffi::runtime().and_then(|rt| rt.evict_from_node(&handle(h)?, node as usize)) {
+            Ok(true) => 0,
+            Ok(false) => -1,
+            Err(e) => {
+                ffi::report(call, &e);
+                -e.errno()
+            }
+        }
+    })
+}
+
 /// `starpu_data_cpy`: copies `src` into `dst` with a task; `callback(arg)` once done.
 #[no_mangle]
 pub extern "C" fn starpu_data_cpy(

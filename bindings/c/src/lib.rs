@@ -22,6 +22,7 @@ pub mod insert;
 pub mod interface_copy;
 pub mod interfaces;
 pub mod job;
+pub mod knobs;
 pub mod memory;
 pub mod misc;
 pub mod pack;
@@ -39,6 +40,7 @@ pub mod transaction;
 pub mod types;
 mod unavailable;
 pub mod varargs;
+pub mod worker_collections;
 pub mod workers;
 
 // The Fortran face's C-ABI helpers (fstarpu_*) are compiled into this library, so that a

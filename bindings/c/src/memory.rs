@@ -5,13 +5,85 @@ use crate::ffi::{int_call, value_call};
 use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
 use starpu_core::memory;
 use starpu_core::Error;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-unsafe fn malloc_into(a: *mut *mut c_void, dim: size_t) -> starpu_core::Result<()> {
+/// `starpu_malloc_hook`: allocates `dim` bytes on `dst_node` into `*A`; 0 or `-ENOMEM`.
+pub type starpu_malloc_hook = Option<
+    unsafe extern "C" fn(dst_node: c_uint, a: *mut *mut c_void, dim: size_t, flags: c_int) -> c_int,
+>;
+/// `starpu_free_hook`: frees what the malloc hook gave.
+pub type starpu_free_hook = Option<
+    unsafe extern "C" fn(dst_node: c_uint, a: *mut c_void, dim: size_t, flags: c_int) -> c_int,
+>;
+
+/// The application's allocation functions (`starpu_malloc_set_hooks`), as addresses (0:
+/// none): `starpu_malloc*` and `starpu_free*` on main RAM call them instead of ours.
+static MALLOC_HOOK: AtomicUsize = AtomicUsize::new(0);
+static FREE_HOOK: AtomicUsize = AtomicUsize::new(0);
+
+fn malloc_hook() -> starpu_malloc_hook {
+    let f = MALLOC_HOOK.load(Ordering::Acquire);
+    // SAFETY: the address was stored from a function pointer of this very type.
+    (f != 0).then(|| unsafe {
+        std::mem::transmute::<
+            usize,
+            unsafe extern "C" fn(c_uint, *mut *mut c_void, size_t, c_int) -> c_int,
+        >(f)
+    })
+}
+
+fn free_hook() -> starpu_free_hook {
+    let f = FREE_HOOK.load(Ordering::Acquire);
+    // SAFETY: the address was stored from a function pointer of this very type.
+    (f != 0).then(|| unsafe {
+        std::mem::transmute::<
+            usize,
+            unsafe extern "C" fn(c_uint, *mut c_void, size_t, c_int) -> c_int,
+        >(f)
+    })
+}
+
+/// `starpu_malloc_set_hooks`: from now on `starpu_malloc*` (and `starpu_malloc_on_node*`
+/// for main RAM) allocate with `malloc_hook` and `starpu_free*` free with `free_hook`; NULL
+/// goes back to the library's allocator. As in StarPU, set them before allocating, since a
+/// buffer must be freed by the allocator that made it. Buffers the runtime allocates for
+/// data handles keep the library's allocator (see README, "Not there yet").
+#[no_mangle]
+pub extern "C" fn starpu_malloc_set_hooks(
+    malloc_hook: starpu_malloc_hook,
+    free_hook: starpu_free_hook,
+) {
+    MALLOC_HOOK.store(malloc_hook.map_or(0, |f| f as usize), Ordering::Release);
+    FREE_HOOK.store(free_hook.map_or(0, |f| f as usize), Ordering::Release);
+}
+
+unsafe fn malloc_into(a: *mut *mut c_void, dim: size_t, flags: c_int) -> starpu_core::Result<()> {
     if a.is_null() {
         return Err(Error::invalid("destination pointer is NULL"));
     }
+    if let Some(hook) = malloc_hook() {
+        let r = hook(memory::MAIN_RAM as c_uint, a, dim, flags);
+        if r != 0 {
+            return Err(Error::new(
+                starpu_core::ErrorKind::OutOfMemory,
+                format!("the application's malloc hook failed ({r}) for {dim} bytes"),
+            ));
+        }
+        return Ok(());
+    }
     *a = memory::alloc_ram(dim)? as *mut c_void;
     Ok(())
+}
+
+/// Frees a main-RAM buffer with the free hook, or ours.
+unsafe fn free_ram(a: *mut c_void, dim: size_t, flags: c_int) -> c_int {
+    match free_hook() {
+        Some(hook) => hook(memory::MAIN_RAM as c_uint, a, dim, flags),
+        None => {
+            memory::free(memory::MAIN_RAM, a as usize);
+            0
+        }
+    }
 }
 
 /// `starpu_malloc`: allocates `dim` bytes suitable for data transfers.
@@ -20,7 +92,7 @@ unsafe fn malloc_into(a: *mut *mut c_void, dim: size_t) -> starpu_core::Result<(
 /// `a` is writable.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_malloc(a: *mut *mut c_void, dim: size_t) -> c_int {
-    int_call("starpu_malloc", || malloc_into(a, dim))
+    int_call("starpu_malloc", || malloc_into(a, dim, 0))
 }
 
 /// `starpu_malloc_flags`: pinning and accounting flags matter only with accelerators.
@@ -33,8 +105,7 @@ pub unsafe extern "C" fn starpu_malloc_flags(
     dim: size_t,
     flags: c_int,
 ) -> c_int {
-    let _ = flags;
-    int_call("starpu_malloc_flags", || malloc_into(a, dim))
+    int_call("starpu_malloc_flags", || malloc_into(a, dim, flags))
 }
 
 /// `starpu_free_noflag`.
@@ -43,9 +114,7 @@ pub unsafe extern "C" fn starpu_malloc_flags(
 /// `a` is NULL or came from `starpu_malloc*`.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_free_noflag(a: *mut c_void, dim: size_t) -> c_int {
-    let _ = dim;
-    memory::free(memory::MAIN_RAM, a as usize);
-    0
+    free_ram(a, dim, 0)
 }
 
 /// `starpu_free_flags`.
@@ -54,9 +123,7 @@ pub unsafe extern "C" fn starpu_free_noflag(a: *mut c_void, dim: size_t) -> c_in
 /// `a` is NULL or came from `starpu_malloc*`.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_free_flags(a: *mut c_void, dim: size_t, flags: c_int) -> c_int {
-    let _ = (dim, flags);
-    memory::free(memory::MAIN_RAM, a as usize);
-    0
+    free_ram(a, dim, flags)
 }
 
 /// `starpu_free` (StarPU 1.3): frees a buffer from `starpu_malloc`.
@@ -65,16 +132,14 @@ pub unsafe extern "C" fn starpu_free_flags(a: *mut c_void, dim: size_t, flags: c
 /// `a` is NULL or came from `starpu_malloc*`.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_free(a: *mut c_void) -> c_int {
-    memory::free(memory::MAIN_RAM, a as usize);
-    0
+    // StarPU 1.3's call has no size: a free hook gets 0.
+    free_ram(a, 0, 0)
 }
 
 /// `starpu_malloc_on_node`: 0 on failure.
 #[no_mangle]
 pub extern "C" fn starpu_malloc_on_node(node: c_uint, size: size_t) -> uintptr_t {
-    value_call("starpu_malloc_on_node", 0, || {
-        memory::alloc(node as usize, size)
-    })
+    starpu_malloc_on_node_flags(node, size, 0)
 }
 
 /// `starpu_malloc_on_node_flags`.
@@ -84,15 +149,21 @@ pub extern "C" fn starpu_malloc_on_node_flags(
     size: size_t,
     flags: c_int,
 ) -> uintptr_t {
-    let _ = flags;
-    starpu_malloc_on_node(node, size)
+    value_call("starpu_malloc_on_node", 0, || {
+        if node as usize == memory::MAIN_RAM && malloc_hook().is_some() {
+            let mut p: *mut c_void = std::ptr::null_mut();
+            // SAFETY: `p` is a local the hook writes.
+            unsafe { malloc_into(&mut p, size, flags)? };
+            return Ok(p as uintptr_t);
+        }
+        memory::alloc(node as usize, size)
+    })
 }
 
 /// `starpu_free_on_node`.
 #[no_mangle]
 pub extern "C" fn starpu_free_on_node(node: c_uint, addr: uintptr_t, size: size_t) {
-    let _ = size;
-    memory::free(node as usize, addr);
+    starpu_free_on_node_flags(node, addr, size, 0)
 }
 
 /// `starpu_free_on_node_flags`.
@@ -103,8 +174,12 @@ pub extern "C" fn starpu_free_on_node_flags(
     size: size_t,
     flags: c_int,
 ) {
-    let _ = (size, flags);
-    memory::free(node as usize, addr);
+    if node as usize == memory::MAIN_RAM {
+        // SAFETY: the caller passes a buffer from `starpu_malloc_on_node*` on main RAM.
+        unsafe { free_ram(addr as *mut c_void, size, flags) };
+    } else {
+        memory::free(node as usize, addr);
+    }
 }
 
 /// `starpu_memory_pin`: pinning speeds up accelerator transfers; with none it is not needed.

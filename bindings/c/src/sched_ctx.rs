@@ -133,14 +133,14 @@ static HIERARCHY: [AtomicU32; contexts::MAX_CONTEXTS] =
 static POLICY_STRUCT: [AtomicPtr<starpu_sched_policy>; contexts::MAX_CONTEXTS] =
     [const { AtomicPtr::new(std::ptr::null_mut()) }; contexts::MAX_CONTEXTS];
 
-unsafe extern "C" fn list_has_next(
+pub(crate) unsafe extern "C" fn list_has_next(
     w: *mut starpu_worker_collection,
     it: *mut starpu_sched_ctx_iterator,
 ) -> c_uint {
     ((*it).cursor >= 0 && ((*it).cursor as c_uint) < (*w).nworkers) as c_uint
 }
 
-unsafe extern "C" fn list_get_next(
+pub(crate) unsafe extern "C" fn list_get_next(
     w: *mut starpu_worker_collection,
     it: *mut starpu_sched_ctx_iterator,
 ) -> c_int {
@@ -152,7 +152,7 @@ unsafe extern "C" fn list_get_next(
     *(*w).workerids.add(i as usize)
 }
 
-unsafe extern "C" fn list_add(w: *mut starpu_worker_collection, worker: c_int) -> c_int {
+pub(crate) unsafe extern "C" fn list_add(w: *mut starpu_worker_collection, worker: c_int) -> c_int {
     if !(0..STARPU_NMAXWORKERS as c_int).contains(&worker) || (*w).present[worker as usize] != 0 {
         return -1;
     }
@@ -163,7 +163,10 @@ unsafe extern "C" fn list_add(w: *mut starpu_worker_collection, worker: c_int) -
     worker
 }
 
-unsafe extern "C" fn list_remove(w: *mut starpu_worker_collection, worker: c_int) -> c_int {
+pub(crate) unsafe extern "C" fn list_remove(
+    w: *mut starpu_worker_collection,
+    worker: c_int,
+) -> c_int {
     if !(0..STARPU_NMAXWORKERS as c_int).contains(&worker) || (*w).present[worker as usize] == 0 {
         return -1;
     }
@@ -181,7 +184,7 @@ unsafe extern "C" fn list_remove(w: *mut starpu_worker_collection, worker: c_int
 unsafe extern "C" fn list_init(_w: *mut starpu_worker_collection) {}
 unsafe extern "C" fn list_deinit(_w: *mut starpu_worker_collection) {}
 
-unsafe extern "C" fn list_init_iterator(
+pub(crate) unsafe extern "C" fn list_init_iterator(
     _w: *mut starpu_worker_collection,
     it: *mut starpu_sched_ctx_iterator,
 ) {
@@ -191,7 +194,7 @@ unsafe extern "C" fn list_init_iterator(
     (*it).possibly_parallel = -1;
 }
 
-unsafe extern "C" fn list_init_iterator_for_parallel_tasks(
+pub(crate) unsafe extern "C" fn list_init_iterator_for_parallel_tasks(
     w: *mut starpu_worker_collection,
     it: *mut starpu_sched_ctx_iterator,
     _task: *mut starpu_task,

@@ -454,6 +454,42 @@ impl DataHandle {
         }
     }
 
+    /// Frees the buffer the runtime allocated on `node` when nothing needs it there
+    /// (`starpu_data_evict_from_node`): not the application's buffer, not the only valid
+    /// copy of the value, not while a task or an acquisition uses the handle or children
+    /// of a partition live in it. True if it was freed.
+    pub(crate) fn evict(&self, node: NodeId) -> bool {
+        let Some(r) = self.0.replicas.get(node) else {
+            return false;
+        };
+        if self.nplans() > 0 || !lock(&self.0.children).is_empty() {
+            return false;
+        }
+        let _g = lock(&self.0.coherency);
+        if self.0.in_flight.load(Ordering::SeqCst) != 0
+            || !r.owned.load(Ordering::Acquire)
+            || !r.allocated.load(Ordering::Acquire)
+        {
+            return false;
+        }
+        let elsewhere = self
+            .0
+            .replicas
+            .iter()
+            .enumerate()
+            .any(|(n, o)| n != node && o.valid.load(Ordering::Acquire));
+        if r.valid.load(Ordering::Acquire) && !elsewhere {
+            return false;
+        }
+        r.valid.store(false, Ordering::Release);
+        if r.owned.swap(false, Ordering::AcqRel) {
+            // SAFETY: the runtime allocated this buffer and no task uses the handle.
+            unsafe { self.0.ops.free(r.desc.ptr(), node) };
+        }
+        r.allocated.store(false, Ordering::Release);
+        true
+    }
+
     /// Releases what the runtime allocated and ends the handle. Returns the owner of the
     /// home buffers: the memory belongs to the application again (a face drops it, or
     /// gives it back), even if clones of the handle are still around.

@@ -61,6 +61,18 @@ impl Runtime {
         Ok(())
     }
 
+    /// Frees the buffer of `h` on `node` if the runtime allocated it and the value is not
+    /// only there (`starpu_data_evict_from_node`). False when nothing was freed: no such
+    /// buffer, the application's own buffer, the only copy, or the handle is in use. With
+    /// main RAM as the only node, a value there is always its only copy.
+    pub fn evict_from_node(&self, h: &DataHandle, node: usize) -> Result<bool> {
+        h.check_usable()?;
+        if node >= crate::memory::node_count() {
+            return Err(Error::invalid(format!("memory node {node} does not exist")));
+        }
+        Ok(h.evict(node))
+    }
+
     /// Invalidates `h` once the tasks submitted so far are done (`..._invalidate_submit`).
     pub fn invalidate_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
         let target = h.clone();

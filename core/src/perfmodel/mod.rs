@@ -23,6 +23,7 @@ pub mod multiple;
 pub mod regression;
 pub mod settings;
 pub mod state;
+pub mod xml;
 
 pub use arch::{PerfArch, PerfDevice};
 pub use footprint::{data_size, footprint};
@@ -97,6 +98,9 @@ pub struct PerfModel {
     pub mlr_layout: multiple::Layout,
     pub size_base: Option<SizeBaseFn>,
     pub footprint: Option<FootprintFn>,
+    /// Cost functions of a `STARPU_PER_ARCH` model for one architecture and implementation
+    /// each (`starpu_perfmodel_set_per_devices_cost_function`).
+    pub per_devices: Vec<(PerfArch, usize, ArchCostFn)>,
     /// The learned state last looked up, with the registry generation it is valid for:
     /// workers and policies ask for it for every task, and the registry is process-wide.
     pub cache: Arc<StateCache>,
@@ -253,9 +257,18 @@ pub fn expected_length_on(
             t
         }
         PerfModelType::Common => model.cost_function.as_ref().map(|f| f(spec, nimpl)),
+        // The model's function for every architecture, else the one given for this
+        // architecture and implementation, else the common one.
         PerfModelType::PerArch | PerfModelType::PerArchCommon => model
             .arch_cost_function
             .as_ref()
+            .or_else(|| {
+                model
+                    .per_devices
+                    .iter()
+                    .find(|(a, i, _)| *i == nimpl && a.key() == arch.key())
+                    .map(|(_, _, f)| f)
+            })
             .map(|f| f(spec, arch, nimpl))
             .or_else(|| model.cost_function.as_ref().map(|f| f(spec, nimpl))),
         PerfModelType::HistoryBased

@@ -310,6 +310,16 @@ pub fn state(symbol: &str, kind: PerfModelType) -> Arc<ModelState> {
     s
 }
 
+/// Turns measuring on or off for every loaded model (the calibration knob: the next tasks
+/// update the models, or leave them as they are).
+pub fn set_all_benchmarking(on: bool) {
+    if let Some(map) = lock(&REGISTRY).as_ref() {
+        for m in map.values() {
+            m.benchmarking.store(on, Ordering::Relaxed);
+        }
+    }
+}
+
 /// The state of `symbol` if it is loaded.
 pub fn loaded(symbol: &str) -> Option<Arc<ModelState>> {
     lock(&REGISTRY).as_ref()?.get(symbol).cloned()

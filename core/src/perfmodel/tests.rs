@@ -111,6 +111,24 @@ fn cost_function_models_predict_without_learning() {
     });
     assert_eq!(expected_length(&per_arch, &spec, &cpu, 0), 100.0);
     assert_eq!(expected_length(&per_arch, &spec, &cuda, 0), 10.0);
+    // Per-device functions: the one of the task's architecture and implementation.
+    let mut per_devices = PerfModel {
+        kind: PerfModelType::PerArch,
+        ..Default::default()
+    };
+    per_devices.per_devices.push((
+        cpu.clone(),
+        0,
+        Arc::new(|_: &TaskSpec, _: &PerfArch, _| 7.0),
+    ));
+    per_devices.per_devices.push((
+        cpu.clone(),
+        1,
+        Arc::new(|_: &TaskSpec, _: &PerfArch, _| 8.0),
+    ));
+    assert_eq!(expected_length(&per_devices, &spec, &cpu, 0), 7.0);
+    assert_eq!(expected_length(&per_devices, &spec, &cpu, 1), 8.0);
+    assert!(expected_length(&per_devices, &spec, &cuda, 0).is_nan());
     // A learning model without a symbol has nowhere to learn: no prediction.
     let nameless = PerfModel {
         kind: PerfModelType::HistoryBased,

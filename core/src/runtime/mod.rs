@@ -85,6 +85,8 @@ pub struct Runtime {
     pub(crate) graveyard: crate::task::graveyard::Graveyard,
     /// Combined workers and the mailboxes of parallel tasks' teams.
     pub(crate) parallel: Arc<crate::parallel::Parallel>,
+    /// Performance knobs' state (`knobs.rs`).
+    pub(crate) knobs: crate::knobs::Knobs,
 }
 
 mod failures;
@@ -129,6 +131,15 @@ impl Runtime {
             .sched_policy
             .clone()
             .unwrap_or_else(|| sched::DEFAULT_POLICY.to_string());
+        let worker_cpus: Vec<Option<usize>> = (0..ncpus)
+            .map(|i| {
+                if cpus.is_empty() {
+                    None
+                } else {
+                    cpus[i % cpus.len()]
+                }
+            })
+            .collect();
         let workers: Box<[Worker]> = (0..ncpus)
             .map(|i| {
                 let cpu = if cpus.is_empty() {
@@ -190,6 +201,7 @@ impl Runtime {
             contexts: sched::contexts::Contexts::new(ncpus, priority_range),
             graveyard: Default::default(),
             parallel,
+            knobs: crate::knobs::Knobs::new(&worker_cpus),
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
@@ -418,7 +430,7 @@ impl Runtime {
     }
 
     pub(crate) fn pop_for(&self, w: usize) -> Option<crate::task::TaskRef> {
-        if self.is_paused() {
+        if self.is_paused() || !self.knobs.enabled(w) {
             return None;
         }
         let me = &self.workers[w];
@@ -436,6 +448,7 @@ impl Runtime {
     pub(crate) fn has_work(&self, w: usize) -> bool {
         self.parallel.has_part(w)
             || !self.is_paused()
+                && self.knobs.enabled(w)
                 && (!self.workers[w].pinned.is_empty()
                     || if self.contexts.is_active() {
                         self.contexts_have_work(w)

@@ -29,6 +29,8 @@ impl Runtime {
         if worker::may_block() {
             self.throttle();
         }
+        // The priority caps (`starpu.task.s_{max,min}_priority_cap_knob`).
+        spec.priority = self.knobs.cap_priority(spec.priority);
         let synchronous = spec.synchronous;
         // Partition plans: the views of this task's data are switched first, and the plan
         // lock is held until its accesses are ordered (data/partition/implicit.rs).

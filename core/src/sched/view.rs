@@ -61,7 +61,7 @@ impl SchedView for Runtime {
     }
 
     fn can_run(&self, task: &Task, w: usize) -> bool {
-        self.choose_impl(task, w).is_some()
+        !self.knobs.excluded(w, self.workers.len()) && self.choose_impl(task, w).is_some()
     }
 
     fn nimpls(&self, task: &Task, w: usize) -> usize {
@@ -75,7 +75,7 @@ impl SchedView for Runtime {
     }
 
     fn can_run_impl(&self, task: &Task, w: usize, nimpl: usize) -> bool {
-        self.impl_allowed(task, w, nimpl)
+        !self.knobs.excluded(w, self.workers.len()) && self.impl_allowed(task, w, nimpl)
     }
 
     fn expected_length(&self, task: &Task, w: usize, nimpl: usize) -> Expected {

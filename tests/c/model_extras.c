@@ -1,0 +1,118 @@
+/* starpu_perfmodel.h extras: per-device cost functions of a STARPU_PER_ARCH model
+ * (starpu_perfmodel_set_per_devices_cost_function) and a learned model in XML
+ * (starpu_perfmodel_dump_xml). */
+#include "test_common.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void work(void *buffers[], void *arg)
+{
+	(void)arg;
+	int *x = (int *)STARPU_VARIABLE_GET_PTR(buffers[0]);
+	*x += 1;
+}
+
+static double cost_impl0(struct starpu_task *t, struct starpu_perfmodel_arch *a, unsigned nimpl)
+{
+	(void)t;
+	return a->ndevices == 1 && a->devices[0].type == STARPU_CPU_WORKER ? 42.0 + nimpl : -1.0;
+}
+
+static double cost_impl1(struct starpu_task *t, struct starpu_perfmodel_arch *a, unsigned nimpl)
+{
+	(void)t;
+	(void)a;
+	return 100.0 + nimpl;
+}
+
+static struct starpu_perfmodel per_arch = {.type = STARPU_PER_ARCH, .symbol = "model_extras_per_arch"};
+static struct starpu_codelet per_arch_cl = {
+	.cpu_funcs = {work, work}, .nbuffers = 1, .modes = {STARPU_RW}, .model = &per_arch};
+
+static struct starpu_perfmodel history = {.type = STARPU_HISTORY_BASED, .symbol = "model_extras_xml"};
+static struct starpu_codelet history_cl = {
+	.cpu_funcs = {work}, .nbuffers = 1, .modes = {STARPU_RW}, .model = &history};
+
+static void per_devices(starpu_data_handle_t h)
+{
+	MUST(starpu_perfmodel_set_per_devices_cost_function(&per_arch, 0, cost_impl0, STARPU_CPU_WORKER, 0, 1, -1));
+	MUST(starpu_perfmodel_set_per_devices_cost_function(&per_arch, 1, cost_impl1, STARPU_CPU_WORKER, 0, 1, -1));
+	CHECK(starpu_perfmodel_set_per_devices_cost_function(&per_arch, 0, cost_impl0, 99, 0, 1, -1) == -EINVAL,
+	      "an unknown device type was accepted");
+	CHECK(starpu_perfmodel_set_per_devices_cost_function(&per_arch, 0, cost_impl0, -1) == -EINVAL,
+	      "no device was accepted");
+
+	struct starpu_task *task = starpu_task_create();
+	task->cl = &per_arch_cl;
+	task->handles[0] = h;
+	struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(0, STARPU_NMAX_SCHED_CTXS);
+	double l0 = starpu_task_expected_length(task, arch, 0);
+	double l1 = starpu_task_expected_length(task, arch, 1);
+	CHECK(l0 == 42.0, "implementation 0: %f", l0);
+	CHECK(l1 == 101.0, "implementation 1: %f", l1);
+	/* replacing the function of implementation 1 */
+	MUST(starpu_perfmodel_set_per_devices_cost_function(&per_arch, 1, cost_impl0, STARPU_CPU_WORKER, 0, 1, -1));
+	l1 = starpu_task_expected_length(task, arch, 1);
+	CHECK(l1 == 43.0, "implementation 1 after replacing: %f", l1);
+	task->destroy = 0;
+	starpu_task_destroy(task);
+}
+
+static void dump_xml(starpu_data_handle_t h)
+{
+	for (int i = 0; i < 5; i++)
+		MUST(starpu_task_insert(&history_cl, STARPU_RW, h, 0));
+	starpu_task_wait_for_all();
+
+	struct starpu_task *probe = starpu_task_create();
+	probe->cl = &history_cl;
+	probe->handles[0] = h;
+	uint32_t fp = starpu_task_footprint(&history, probe, NULL, 0);
+	probe->destroy = 0;
+	starpu_task_destroy(probe);
+
+	FILE *f = tmpfile();
+	if (!f)
+		return;
+	starpu_perfmodel_dump_xml(f, &history);
+	long n = ftell(f);
+	rewind(f);
+	char *text = calloc(1, n + 1);
+	if (fread(text, 1, n, f) != (size_t)n)
+		CHECK(0, "short read");
+	fclose(f);
+
+	char entry[64];
+	snprintf(entry, sizeof(entry), "<entry footprint=\"%08x\" size=\"%u\"", fp, (unsigned)sizeof(int));
+	const char *expected[] = {"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+				  "<!-- symbol model_extras_xml -->",
+				  "<perfmodel version=\"45\">",
+				  "  <combination>\n    <device type=\"CPU\" id=\"0\" ncores=\"1\"/>",
+				  "    <implementation id=\"0\">\n      <!-- cpu0_impl0 (Comb0) -->",
+				  entry,
+				  "nsample=\"4\"/>",
+				  "    </implementation>\n  </combination>\n</perfmodel>\n"};
+	for (unsigned i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+		CHECK(strstr(text, expected[i]) != NULL, "XML lacks <%s>:\n%s", expected[i], text);
+	free(text);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/model_extras_XXXXXX";
+	if (!mkdtemp(dir))
+		return 1;
+	setenv("STARPU_PERF_MODEL_DIR", dir, 1);
+	setenv("STARPU_CALIBRATE", "1", 1);
+	setenv("STARPU_SCHED", "eager", 1);
+	tc_init_ncpus(1);
+	int x = 0;
+	starpu_data_handle_t h;
+	starpu_variable_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)&x, sizeof(x));
+	per_devices(h);
+	dump_xml(h);
+	starpu_data_unregister(h);
+	starpu_shutdown();
+	CHECK(x == 5, "x = %d", x);
+	return tc_finish("model_extras");
+}
