@@ -94,3 +94,15 @@ pub unsafe extern "C" fn starpu_data_set_reduction_methods_with_args(
         h.set_reduction_methods(ReductionMethods { redux, init })
     });
 }
+
+/// `starpu_data_set_reduction_scratch`: the reduction codelet gets `scratch` as a third
+/// buffer, in SCRATCH mode (a per-worker work area shaped like it).
+#[no_mangle]
+pub unsafe extern "C" fn starpu_data_set_reduction_scratch(
+    h: starpu_data_handle_t,
+    scratch: starpu_data_handle_t,
+) {
+    let _ = int_call("starpu_data_set_reduction_scratch", || {
+        handle(h)?.set_reduction_scratch(&handle(scratch)?)
+    });
+}

@@ -41,6 +41,9 @@ pub struct ReductionMethods {
 #[derive(Default)]
 pub(crate) struct ReduxState {
     methods: Option<ReductionMethods>,
+    /// Data the reduction codelet gets as a third buffer, in SCRATCH mode
+    /// (`starpu_data_set_reduction_scratch`): a per-worker work area.
+    scratch: Option<DataHandle>,
     /// Each worker's contribution to the current group, by worker id.
     slots: Vec<Option<DataHandle>>,
 }
@@ -77,6 +80,31 @@ impl DataHandle {
         }
         self.redux_state().methods = Some(methods);
         Ok(())
+    }
+
+    /// Gives the reduction codelet `scratch` as a third buffer, in SCRATCH mode: each
+    /// worker folding contributions gets its own buffer shaped like `scratch`
+    /// (`starpu_data_set_reduction_scratch`).
+    pub fn set_reduction_scratch(&self, scratch: &DataHandle) -> Result<()> {
+        self.check_usable()?;
+        scratch.check_usable()?;
+        if scratch.ptr_eq(self) {
+            return Err(Error::invalid(format!(
+                "reduction scratch of data {}: the data cannot be its own scratch",
+                self.label()
+            )));
+        }
+        self.redux_state().scratch = Some(scratch.clone());
+        Ok(())
+    }
+
+    /// The buffers of one fold: `dst` (RW), `src` (R), then the scratch data if any.
+    fn fold_accesses(&self, dst: DataHandle, src: DataHandle) -> Vec<(DataHandle, AccessMode)> {
+        let mut v = vec![(dst, AccessMode::RW), (src, AccessMode::R)];
+        if let Some(s) = self.redux_state().scratch.clone() {
+            v.push((s, AccessMode::SCRATCH));
+        }
+        v
     }
 
     pub fn has_reduction_methods(&self) -> bool {
@@ -178,9 +206,9 @@ fn run_inline(
     cl: &Arc<Codelet>,
     accesses: &[(DataHandle, AccessMode)],
 ) -> Result<()> {
-    let mut buffers: SmallVec<[*mut c_void; 2]> = SmallVec::new();
+    let mut buffers: SmallVec<[*mut c_void; 3]> = SmallVec::new();
     for (h, mode) in accesses {
-        buffers.push(h.fetch(node, *mode)?);
+        buffers.push(h.fetch_for(worker, node, *mode)?);
     }
     let task = Task::new();
     task.install_spec(TaskSpec {
@@ -204,7 +232,7 @@ fn run_inline(
     let what = format!("the reduction codelet {}", cl.display_name());
     let r = worker::as_callback(&what, Some(&task), || kernel(&call));
     for (h, mode) in accesses {
-        h.after_access(node, *mode);
+        h.end_access(node, *mode);
     }
     match r {
         Ok(Ok(())) => Ok(()),
@@ -324,12 +352,7 @@ fn fold_slots(
     };
     match (dst, src) {
         (Some(dst), Some(src)) => {
-            let r = run_inline(
-                worker,
-                node,
-                redux,
-                &[(dst, AccessMode::RW), (src.clone(), AccessMode::R)],
-            );
+            let r = run_inline(worker, node, redux, &h.fold_accesses(dst, src.clone()));
             drop(src.retire());
             r
         }
@@ -350,12 +373,7 @@ fn fold_into_data(h: &DataHandle, redux: &Arc<Codelet>, worker: usize, node: Nod
     let left: Vec<DataHandle> = h.redux_state().slots.drain(..).flatten().collect();
     let mut result = Ok(());
     for c in left {
-        let r = run_inline(
-            worker,
-            node,
-            redux,
-            &[(h.clone(), AccessMode::RW), (c.clone(), AccessMode::R)],
-        );
+        let r = run_inline(worker, node, redux, &h.fold_accesses(h.clone(), c.clone()));
         drop(c.retire());
         result = result.and(r);
     }
