@@ -6,6 +6,7 @@
 mod central;
 pub mod contexts;
 mod dm;
+pub mod heteroprio;
 pub mod queue;
 mod random;
 mod stealing;
@@ -82,6 +83,12 @@ pub trait Policy: Send + Sync {
     fn priority_range(&self) -> (i32, i32) {
         (0, 0)
     }
+
+    /// The policy as `Any`, for the calls that configure one policy in particular
+    /// (`starpu_heteroprio_*`); `None` for policies nothing configures that way.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// The policies this build offers, with StarPU's names and descriptions.
@@ -128,6 +135,10 @@ pub const POLICIES: &[(&str, &str)] = &[
         "heft",
         "heterogeneous earliest finish time: an alias of dmda",
     ),
+    (
+        "heteroprio",
+        "heteroprio: buckets of tasks by priority, each architecture taking from its own ordered list of buckets",
+    ),
     // Built in crate::parallel (they use combined workers).
     (
         "peager",
@@ -142,7 +153,6 @@ pub const POLICIES: &[(&str, &str)] = &[
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.
 const NOT_YET: &[&str] = &[
     "graph_test",
-    "heteroprio",
     "modular-eager",
     "modular-prio",
     "modular-ws",
@@ -200,6 +210,7 @@ pub fn create(name: &str, workers: &[Worker]) -> Result<Box<dyn Policy>> {
         "dmdasd" => Box::new(dm::Dm::new(dm::Variant::Dmdasd, workers)),
         "dmdar" => Box::new(dm::Dm::new(dm::Variant::Dmdar, workers)),
         "heft" => Box::new(dm::Dm::new(dm::Variant::Heft, workers)),
+        "heteroprio" => Box::new(heteroprio::Heteroprio::new(workers)?),
         _ => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
             let what = if NOT_YET.contains(&name) {
