@@ -17,6 +17,7 @@ pub mod data;
 pub mod ffi;
 pub mod filters;
 pub mod fxt;
+pub mod heteroprio;
 pub mod init;
 pub mod insert;
 pub mod interface_copy;
