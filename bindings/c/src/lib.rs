@@ -31,6 +31,7 @@ pub mod perf_counters;
 pub mod perfmodel;
 pub mod profiling;
 pub mod redux;
+pub mod sched_component;
 pub mod sched_ctx;
 pub mod sched_policy;
 pub mod tags;
