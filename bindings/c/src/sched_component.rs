@@ -34,6 +34,7 @@ pub struct starpu_bitmap {
 }
 
 impl starpu_bitmap {
+    #[allow(clippy::unnecessary_cast)] // c_ulong is not u64 everywhere
     fn mask(&self) -> u64 {
         self.bits[0] as u64
     }
@@ -108,6 +109,44 @@ pub struct starpu_sched_component_prio_data {
     pub exp: c_int,
 }
 
+// Flags of `starpu_sched_component_initialize_simple_scheduler` (the core's
+// `simple::flags`, checked below). The decision is made per worker (the default), per memory node or per
+// architecture. PERFMODEL, IMPL, FIFOS_BELOW_READY and FIFOS_BELOW_EXP change nothing in
+// this build (no component predicts times); COMBINED_WORKERS and PRE_DECISION are refused.
+pub const STARPU_SCHED_SIMPLE_DECIDE_MASK: c_uint = 3;
+pub const STARPU_SCHED_SIMPLE_DECIDE_WORKERS: c_uint = 1;
+pub const STARPU_SCHED_SIMPLE_DECIDE_MEMNODES: c_uint = 2;
+pub const STARPU_SCHED_SIMPLE_DECIDE_ARCHS: c_uint = 3;
+pub const STARPU_SCHED_SIMPLE_PERFMODEL: c_uint = 1 << 2;
+pub const STARPU_SCHED_SIMPLE_IMPL: c_uint = 1 << 3;
+pub const STARPU_SCHED_SIMPLE_FIFO_ABOVE: c_uint = 1 << 4;
+pub const STARPU_SCHED_SIMPLE_FIFO_ABOVE_PRIO: c_uint = 1 << 5;
+pub const STARPU_SCHED_SIMPLE_FIFOS_BELOW: c_uint = 1 << 6;
+pub const STARPU_SCHED_SIMPLE_FIFOS_BELOW_PRIO: c_uint = 1 << 7;
+pub const STARPU_SCHED_SIMPLE_FIFOS_BELOW_READY: c_uint = 1 << 8;
+pub const STARPU_SCHED_SIMPLE_FIFOS_BELOW_EXP: c_uint = 1 << 9;
+pub const STARPU_SCHED_SIMPLE_WS_BELOW: c_uint = 1 << 10;
+pub const STARPU_SCHED_SIMPLE_COMBINED_WORKERS: c_uint = 1 << 11;
+pub const STARPU_SCHED_SIMPLE_PRE_DECISION: c_uint = 1 << 12;
+// The same values as the core's.
+const _: () = assert!(
+    true && STARPU_SCHED_SIMPLE_DECIDE_MASK == simple::flags::DECIDE_MASK
+        && STARPU_SCHED_SIMPLE_DECIDE_WORKERS == simple::flags::DECIDE_WORKERS
+        && STARPU_SCHED_SIMPLE_DECIDE_MEMNODES == simple::flags::DECIDE_MEMNODES
+        && STARPU_SCHED_SIMPLE_DECIDE_ARCHS == simple::flags::DECIDE_ARCHS
+        && STARPU_SCHED_SIMPLE_PERFMODEL == simple::flags::PERFMODEL
+        && STARPU_SCHED_SIMPLE_IMPL == simple::flags::IMPL
+        && STARPU_SCHED_SIMPLE_FIFO_ABOVE == simple::flags::FIFO_ABOVE
+        && STARPU_SCHED_SIMPLE_FIFO_ABOVE_PRIO == simple::flags::FIFO_ABOVE_PRIO
+        && STARPU_SCHED_SIMPLE_FIFOS_BELOW == simple::flags::FIFOS_BELOW
+        && STARPU_SCHED_SIMPLE_FIFOS_BELOW_PRIO == simple::flags::FIFOS_BELOW_PRIO
+        && STARPU_SCHED_SIMPLE_FIFOS_BELOW_READY == simple::flags::FIFOS_BELOW_READY
+        && STARPU_SCHED_SIMPLE_FIFOS_BELOW_EXP == simple::flags::FIFOS_BELOW_EXP
+        && STARPU_SCHED_SIMPLE_WS_BELOW == simple::flags::WS_BELOW
+        && STARPU_SCHED_SIMPLE_COMBINED_WORKERS == simple::flags::COMBINED_WORKERS
+        && STARPU_SCHED_SIMPLE_PRE_DECISION == simple::flags::PRE_DECISION
+);
+
 /// A C task pointer, as the core's components hold it.
 #[derive(Clone, Copy)]
 struct CTask(*mut starpu_task);
@@ -124,8 +163,10 @@ struct Builtin {
 static BUILTINS: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
 /// Worker components, by (context, worker).
 static WORKERS: Mutex<Option<HashMap<(u32, usize), usize>>> = Mutex::new(None);
-/// Trees by context, and tasks their root refused.
-static TREES: Mutex<Option<HashMap<u32, (usize, VecDeque<usize>)>>> = Mutex::new(None);
+/// A tree's address, and the tasks its root refused.
+type TreeEntry = (usize, VecDeque<usize>);
+/// Trees by context.
+static TREES: Mutex<Option<HashMap<u32, TreeEntry>>> = Mutex::new(None);
 
 fn lock<T>(m: &Mutex<Option<T>>) -> std::sync::MutexGuard<'_, Option<T>> {
     m.lock().unwrap_or_else(|e| e.into_inner())

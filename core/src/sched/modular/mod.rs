@@ -59,9 +59,12 @@ pub fn default_can_pull<G: Graph>(g: &G, n: G::Node) -> bool {
 
 /// `starpu_sched_component_can_pull_all`: tells every child.
 pub fn can_pull_all<G: Graph>(g: &G, n: G::Node) -> bool {
-    g.children(n)
-        .into_iter()
-        .fold(false, |any, c| g.can_pull(c) || any)
+    // Every child is told, so no short-circuit.
+    let mut any = false;
+    for c in g.children(n) {
+        any |= g.can_pull(c);
+    }
+    any
 }
 
 /// `starpu_sched_component_can_push`: `n` has room; asks its parents, until one pushes.
