@@ -32,6 +32,8 @@ pub mod perfmodel;
 pub mod profiling;
 pub mod redux;
 pub mod sched_component;
+pub mod sched_component_builtin;
+pub mod sched_component_tree;
 pub mod sched_ctx;
 pub mod sched_policy;
 pub mod tags;
