@@ -451,6 +451,12 @@ impl Runtime {
         Ok(self.ctx_policy(&ctx).name())
     }
 
+    /// Runs `f` on the policy scheduling context `id`.
+    pub fn with_context_policy<R>(&self, id: u32, f: impl FnOnce(&dyn Policy) -> R) -> Result<R> {
+        let ctx = self.contexts.existing(id, "context policy")?;
+        Ok(f(self.ctx_policy(&ctx)))
+    }
+
     /// Priority bounds of context `id` (`starpu_sched_ctx_get_{min,max}_priority`).
     pub fn context_priority_range(&self, id: u32) -> Result<(i32, i32)> {
         let ctx = self.contexts.existing(id, "context_priority_range")?;

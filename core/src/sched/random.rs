@@ -24,7 +24,7 @@ thread_local! {
 }
 
 /// xorshift64*: cheap, per thread, good enough to spread tasks.
-fn next_random() -> u64 {
+pub(crate) fn next_random() -> u64 {
     SEED.with(|s| {
         let mut x = s.get();
         if x == 0 {
