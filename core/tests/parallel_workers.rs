@@ -192,7 +192,8 @@ fn core_level_and_counts_split_the_workers() {
 #[test]
 fn partitions_presets_create_calls_and_awake_workers() {
     let rt = runtime(2);
-    let calls: Arc<Mutex<Vec<(usize, u32, Vec<usize>)>>> = Arc::default();
+    type Calls = Arc<Mutex<Vec<(usize, u32, Vec<usize>)>>>;
+    let calls: Calls = Arc::default();
     let c = calls.clone();
     let create: starpu_core::parallel::workers::CreateFn = Arc::new(move |ctx, cpus| {
         let w = starpu_core::worker::current_worker_id().unwrap();
