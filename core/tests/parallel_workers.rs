@@ -136,7 +136,7 @@ fn one_parallel_worker_per_package_runs_tasks_on_its_master() {
     assert_eq!(*ran_after.lock().unwrap(), Some((1, true)));
     assert!(!rt.worker_reserved(1));
     assert!(!rt.context_exists(pw.ctx) && !rt.context_exists(pws.machine_ctx));
-    assert_eq!(contexts::current_context(), None);
+    assert_eq!(contexts::current_context(), Some(contexts::GLOBAL));
     rt.delete_context(solo).unwrap();
     rt.shutdown();
 }

@@ -322,13 +322,13 @@ impl Runtime {
     /// Undoes [`Runtime::parallel_workers_init`] (`starpu_parallel_worker_shutdown`):
     /// the machine context and the parallel workers' contexts are deleted (tasks still
     /// queued go to the global context), the reserved workers take tasks again, and the
-    /// calling thread's current context is the global one again.
+    /// calling thread's current context is the global one (set explicitly, as StarPU does).
     pub fn parallel_workers_shutdown(&self, pws: &ParallelWorkers) -> Result<()> {
         self.delete_context(pws.machine_ctx)?;
         for pw in &pws.workers {
             self.drop_parallel_worker(pw);
         }
-        set_current_context(None);
+        set_current_context(Some(crate::sched::contexts::GLOBAL));
         Ok(())
     }
 }

@@ -751,6 +751,16 @@ impl Runtime {
             .and_then(|m| ids(m).first().copied()))
     }
 
+    /// The master-only context whose master is worker `w` (the parallel worker it runs
+    /// tasks for), if any.
+    pub fn master_context_of(&self, w: usize) -> Option<u32> {
+        (1..MAX_CONTEXTS as u32).find(|&c| {
+            self.contexts
+                .get(c)
+                .is_some_and(|ctx| ctx.master_only && ctx.runners() == 1u64 << w)
+        })
+    }
+
     /// The context `id` is nested in, if any (a parallel worker's machine context).
     pub fn context_nested_in(&self, id: u32) -> Result<Option<u32>> {
         let ctx = self.contexts.existing(id, "context_nested_in")?;
