@@ -113,10 +113,12 @@ unset RUSTFLAGS RUSTDOCFLAGS CARGO_TARGET_DIR
 CFLAGS_STARPU=$(PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --cflags starpu-1.4)
 LIBS_STARPU=$(PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --libs starpu-1.4)
 build_prog() { # source output [compiler]
-	local cc=${3:-gcc}
-	"$cc" -fsanitize=thread -O1 -g -fno-omit-frame-pointer $CFLAGS_STARPU -pthread -c "$1" -o "$2.o" &&
+	local cc=${3:-gcc} omp=
+	# Programs with OpenMP kernels (parallel workers) are built as tests/c/Makefile does.
+	grep -q '<omp.h>' "$1" && omp=-fopenmp
+	"$cc" -fsanitize=thread -O1 -g -fno-omit-frame-pointer $omp $CFLAGS_STARPU -pthread -c "$1" -o "$2.o" &&
 		"$cc" -o "$2" "$2.o" -Wl,--whole-archive "$TSAN_RT" -Wl,--no-whole-archive -rdynamic \
-			$LIBS_STARPU -lpthread -ldl -lm -lrt
+			$omp $LIBS_STARPU -lpthread -ldl -lm -lrt
 }
 
 PROGS=()
@@ -162,7 +164,9 @@ for p in "${PROGS[@]}"; do
 			fi
 			n=$((n + 1))
 			t0=$SECONDS
-			STARPU_SCHED=$sched STARPU_NCPU=$ncpu TSAN_OPTIONS=$(tsan_options "run$n") \
+			opts=$(tsan_options "run$n")
+			grep -q '<omp.h>' "$src" && opts="$opts suppressions=$ROOT/scripts/tsan-openmp.supp"
+			STARPU_SCHED=$sched STARPU_NCPU=$ncpu TSAN_OPTIONS=$opts \
 				timeout "$TSAN_TIMEOUT" "$out" "${args[@]}" >"$LOG/out" 2>&1
 			rc=$?
 			if [ $rc -eq 0 ]; then

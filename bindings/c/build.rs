@@ -41,10 +41,33 @@ fn main() {
 
     cc::Build::new()
         .file(crate_dir.join("csrc/varargs.c"))
+        .file(crate_dir.join("csrc/parallel_workers.c"))
         .include(&include)
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)
         .compile("starpu_varargs");
+
+    // starpu_parallel_worker_openmp_prologue drives the calling thread's OpenMP team: it
+    // is built with -fopenmp and the library links gcc's libgomp (programs that do not use
+    // OpenMP still link: libgomp comes as the library's own dependency).
+    cc::Build::new()
+        .file(crate_dir.join("csrc/openmp_prologue.c"))
+        .include(&include)
+        .flag("-fopenmp")
+        .flag_if_supported("-fvisibility=hidden")
+        .warnings(true)
+        .compile("starpu_openmp");
+    let compiler = cc::Build::new().get_compiler();
+    if let Ok(out) = std::process::Command::new(compiler.path())
+        .arg("-print-file-name=libgomp.so")
+        .output()
+    {
+        let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        if let Some(dir) = path.parent().filter(|d| d.is_absolute()) {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+        }
+    }
+    println!("cargo:rustc-link-lib=dylib=gomp");
 
     // The installed file is libstarpu-1.4.so; programs record that name.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libstarpu-1.4.so");

@@ -26,6 +26,32 @@ impl std::fmt::Debug for Topology {
     }
 }
 
+/// A kind of object of the machine's hierarchy (hwloc's object types that hold CPUs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TopologyLevel {
+    Machine,
+    Package,
+    NumaNode,
+    Die,
+    Group,
+    L3Cache,
+    L2Cache,
+    L1Cache,
+    Core,
+    Pu,
+}
+
+impl TopologyLevel {
+    /// Whether an object of this kind holds one core at most (how cores are grouped
+    /// without hwloc).
+    pub fn per_core(self) -> bool {
+        matches!(
+            self,
+            TopologyLevel::Core | TopologyLevel::Pu | TopologyLevel::L1Cache
+        )
+    }
+}
+
 /// Without hwloc (or when it fails): one core per CPU the process may use.
 fn one_per_cpu() -> Vec<usize> {
     let n = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -78,6 +104,45 @@ impl Topology {
             return groups;
         }
         Vec::new()
+    }
+
+    /// For each object of kind `level` in the machine, in topology order, the logical
+    /// CPUs (entries of `core_cpus`) it holds; objects holding none are left out. `None`
+    /// without hwloc: callers then take the machine as one object (or one object per
+    /// core for the core-sized levels).
+    pub fn cpus_per_object(&self, level: TopologyLevel) -> Option<Vec<Vec<usize>>> {
+        #[cfg(feature = "hwloc")]
+        if let Some(topo) = &self.hw {
+            use hwlocality::object::types::ObjectType as T;
+            let kind = match level {
+                TopologyLevel::Machine => T::Machine,
+                TopologyLevel::Package => T::Package,
+                TopologyLevel::NumaNode => T::NUMANode,
+                TopologyLevel::Die => T::Die,
+                TopologyLevel::Group => T::Group,
+                TopologyLevel::L3Cache => T::L3Cache,
+                TopologyLevel::L2Cache => T::L2Cache,
+                TopologyLevel::L1Cache => T::L1Cache,
+                TopologyLevel::Core => T::Core,
+                TopologyLevel::Pu => T::PU,
+            };
+            let out: Vec<Vec<usize>> = topo
+                .objects_with_type(kind)
+                .filter_map(|obj| {
+                    let set = obj.cpuset()?;
+                    let cpus: Vec<usize> = self
+                        .core_cpus
+                        .iter()
+                        .copied()
+                        .filter(|&c| set.is_set(c))
+                        .collect();
+                    (!cpus.is_empty()).then_some(cpus)
+                })
+                .collect();
+            return Some(out);
+        }
+        let _ = level;
+        None
     }
 
     /// Binds the calling thread to logical CPU `cpu`.

@@ -125,13 +125,6 @@ static void run(struct starpu_codelet *cl, int expected)
 	MUST(starpu_task_submit(t));
 }
 
-/* The calls of StarPU's parallel workers (not declared: this build, like a StarPU built
- * without them, does not define STARPU_PARALLEL_WORKER). */
-void *starpu_cluster_machine(int level, ...);
-int starpu_uncluster_machine(void *machine);
-void *starpu_parallel_worker_init(int level, ...);
-int starpu_parallel_worker_shutdown(void *config);
-
 static void check_policy(const char *policy)
 {
 	struct starpu_conf conf;
@@ -262,16 +255,6 @@ int main(void)
 	check_policy("peager");
 	check_policy("pheft");
 	check_policy(NULL);
-
-	/* Parallel workers are not available: NULL / -ENODEV, said on stderr. */
-	int ret = starpu_init(NULL);
-	if (ret == -ENODEV)
-		exit(77);
-	MUST(ret);
-	CHECK(starpu_cluster_machine(0, 0) == NULL, "starpu_cluster_machine");
-	CHECK(starpu_uncluster_machine(NULL) == -ENODEV, "starpu_uncluster_machine");
-	CHECK(starpu_parallel_worker_init(0, 0) == NULL, "starpu_parallel_worker_init");
-	CHECK(starpu_parallel_worker_shutdown(NULL) == -ENODEV, "starpu_parallel_worker_shutdown");
-	starpu_shutdown();
+	/* Parallel workers: tests/c/parallel_workers.c. */
 	return tc_failures ? 1 : 0;
 }

@@ -450,4 +450,7 @@ static inline void starpu_timespec_sub(const struct timespec *a, const struct ti
 }
 #endif
 
+/* Parallel workers, as StarPU's starpu.h declares them. */
+#include <starpu_parallel_worker.h>
+
 #endif /* __STARPU_H__ */

@@ -28,6 +28,7 @@ pub mod memory;
 pub mod misc;
 pub mod pack;
 pub mod parallel;
+pub mod parallel_workers;
 pub mod perf_counters;
 pub mod perfmodel;
 pub mod profiling;

@@ -1,16 +1,11 @@
 //! Parallel tasks (`starpu_worker.h`'s combined workers), answered by the core
-//! (`starpu_core::parallel`), and the parallel-worker calls (`starpu_parallel_worker_*`,
-//! StarPU 1.4's `starpu_cluster_*`), which this build does not have: they need OpenMP
-//! runtimes driven inside scheduling contexts. Like a StarPU built without
-//! `STARPU_PARALLEL_WORKER`, the headers do not declare them; a program that calls them
-//! anyway gets NULL or `-ENODEV` and one line on stderr.
+//! (`starpu_core::parallel`). Parallel workers are in parallel_workers.rs.
 
 use crate::codelet::cpu_functions;
 use crate::consts;
 use crate::ffi;
 use crate::types::{starpu_codelet, starpu_task};
-use crate::unavailable::say_once;
-use libc::{c_int, c_uint, c_void};
+use libc::{c_int, c_uint};
 use starpu_core::parallel;
 use starpu_core::worker::current_worker_id;
 use starpu_core::Error;
@@ -205,86 +200,4 @@ pub unsafe extern "C" fn starpu_combined_worker_can_execute_task(
             None => 1,
         }
     })
-}
-
-fn no_parallel_workers(call: &str) {
-    say_once(
-        "parallel workers",
-        call,
-        "parallel workers (clusters) are not available in this build: they need OpenMP \
-         runtimes driven inside scheduling contexts; use combined workers and the peager or \
-         pheft policy for parallel tasks",
-    );
-}
-
-/// `starpu_parallel_worker_init` (variadic in C; the extra arguments are not read):
-/// not available, returns NULL.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_parallel_worker_init(level: c_int) -> *mut c_void {
-    let _ = level;
-    no_parallel_workers("starpu_parallel_worker_init");
-    std::ptr::null_mut()
-}
-
-/// `starpu_cluster_machine`, StarPU 1.4's name of `starpu_parallel_worker_init`.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_cluster_machine(level: c_int) -> *mut c_void {
-    let _ = level;
-    no_parallel_workers("starpu_cluster_machine");
-    std::ptr::null_mut()
-}
-
-/// `starpu_parallel_worker_shutdown`: `-ENODEV` (no configuration can exist).
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_parallel_worker_shutdown(config: *mut c_void) -> c_int {
-    let _ = config;
-    no_parallel_workers("starpu_parallel_worker_shutdown");
-    -libc::ENODEV
-}
-
-/// `starpu_uncluster_machine`, StarPU 1.4's name of `starpu_parallel_worker_shutdown`.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_uncluster_machine(config: *mut c_void) -> c_int {
-    let _ = config;
-    no_parallel_workers("starpu_uncluster_machine");
-    -libc::ENODEV
-}
-
-/// `starpu_parallel_worker_print`: `-ENODEV`.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_parallel_worker_print(config: *mut c_void) -> c_int {
-    let _ = config;
-    no_parallel_workers("starpu_parallel_worker_print");
-    -libc::ENODEV
-}
-
-/// `starpu_cluster_print`, StarPU 1.4's name of `starpu_parallel_worker_print`.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_cluster_print(config: *mut c_void) -> c_int {
-    let _ = config;
-    no_parallel_workers("starpu_cluster_print");
-    -libc::ENODEV
-}
-
-/// `starpu_parallel_worker_openmp_prologue` (`starpu_openmp_prologue` in StarPU 1.4):
-/// the prologue a parallel worker's context runs; does nothing here.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_parallel_worker_openmp_prologue(arg: *mut c_void) {
-    let _ = arg;
-    no_parallel_workers("starpu_parallel_worker_openmp_prologue");
-}
-
-/// `starpu_openmp_prologue`, StarPU 1.4's name of `starpu_parallel_worker_openmp_prologue`.
-/// cbindgen:ignore
-#[no_mangle]
-pub extern "C" fn starpu_openmp_prologue(arg: *mut c_void) {
-    let _ = arg;
-    no_parallel_workers("starpu_openmp_prologue");
 }

@@ -773,3 +773,80 @@ pub unsafe extern "C" fn starpu_task_submit_to_ctx(task: *mut starpu_task, ctx: 
 pub(crate) fn of_task(t: &starpu_task) -> Option<u32> {
     (t.sched_ctx != NMAX).then_some(t.sched_ctx)
 }
+
+/// Writes `cpus` to a malloc'ed array the caller frees (StarPU's convention for
+/// `starpu_sched_ctx_get_available_cpuids`).
+///
+/// # Safety
+/// `out` and `n` are valid for writing.
+pub(crate) unsafe fn write_cpuids(cpus: &[usize], out: *mut *mut c_int, n: *mut c_int) {
+    let p = libc::malloc(std::mem::size_of::<c_int>() * cpus.len().max(1)) as *mut c_int;
+    if p.is_null() {
+        *out = std::ptr::null_mut();
+        *n = 0;
+        return;
+    }
+    for (i, &c) in cpus.iter().enumerate() {
+        *p.add(i) = c as c_int;
+    }
+    *out = p;
+    *n = cpus.len() as c_int;
+}
+
+/// `starpu_sched_ctx_get_available_cpuids`: the CPUs of context `ctx` the calling thread
+/// may use (see `Runtime::available_cpuids`), in a malloc'ed array the caller frees. An
+/// unknown context gives none (NULL, 0) and a message.
+///
+/// # Safety
+/// `cpuids` and `ncpuids` are valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_sched_ctx_get_available_cpuids(
+    ctx: c_uint,
+    cpuids: *mut *mut c_int,
+    ncpuids: *mut c_int,
+) {
+    if cpuids.is_null() || ncpuids.is_null() {
+        return;
+    }
+    *cpuids = std::ptr::null_mut();
+    *ncpuids = 0;
+    value_call("starpu_sched_ctx_get_available_cpuids", (), || {
+        let cpus = ffi::runtime()?.available_cpuids(ctx_index(ctx)?)?;
+        write_cpuids(&cpus, cpuids, ncpuids);
+        Ok(())
+    })
+}
+
+/// `starpu_sched_ctx_bind_current_thread_to_cpuid`: binds the calling thread to logical
+/// CPU `cpuid` (a bad one is reported and the binding left as it was).
+#[no_mangle]
+pub extern "C" fn starpu_sched_ctx_bind_current_thread_to_cpuid(cpuid: c_uint) {
+    value_call("starpu_sched_ctx_bind_current_thread_to_cpuid", (), || {
+        ffi::runtime()?.bind_current_thread_to_cpuid(cpuid as usize)
+    })
+}
+
+/// `starpu_sched_ctx_exec_parallel_code`: runs `func(param)` while context `ctx`'s
+/// workers are reserved (each finishes its task and takes no other meanwhile), and returns
+/// what it returns; NULL (reported) for an unknown context or a NULL function.
+///
+/// # Safety
+/// `func` is callable with `param`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_sched_ctx_exec_parallel_code(
+    func: Option<unsafe extern "C" fn(*mut c_void) -> *mut c_void>,
+    param: *mut c_void,
+    ctx: c_uint,
+) -> *mut c_void {
+    let param = param as usize;
+    value_call(
+        "starpu_sched_ctx_exec_parallel_code",
+        std::ptr::null_mut(),
+        || {
+            let f = func.ok_or_else(|| Error::invalid("the function is NULL"))?;
+            let rt = ffi::runtime()?;
+            let r = rt.exec_parallel_code(ctx_index(ctx)?, || f(param as *mut c_void) as usize)?;
+            Ok(r as *mut c_void)
+        },
+    )
+}

@@ -17,6 +17,7 @@
 mod combine;
 pub(crate) mod policy;
 mod team;
+pub mod workers;
 
 pub(crate) use team::run_team;
 
@@ -29,6 +30,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use combine::CombineSettings;
+pub use workers::{
+    ParallelWorker, ParallelWorkerParams, ParallelWorkerSpec, ParallelWorkers, Partition,
+    PresetWorker,
+};
 
 /// A group of CPU workers that runs one parallel task together (StarPU's combined
 /// worker). Its id follows the basic workers' ids.

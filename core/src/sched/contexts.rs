@@ -65,6 +65,13 @@ pub struct ContextOptions {
     pub max_priority: Option<i32>,
     /// The context that inherits this one's workers and tasks when it is deleted.
     pub inheritor: Option<u32>,
+    /// Tasks run on the context's first worker only, its *master* (a parallel worker's
+    /// context: the other members are there for the threads the master's kernel starts).
+    pub master_only: bool,
+    /// The context this one is nested in (a parallel worker's context in the machine
+    /// context that feeds it): a task its master takes from there sees this context's
+    /// CPUs in `available_cpuids`.
+    pub nested_in: Option<u32>,
 }
 
 impl ContextOptions {
@@ -99,6 +106,21 @@ struct Context {
     min_priority: AtomicI32,
     max_priority: AtomicI32,
     inheritor: AtomicU32,
+    master_only: bool,
+    nested_in: AtomicU32,
+}
+
+impl Context {
+    /// The workers that run the context's tasks: all members, or the first one for a
+    /// master-only context.
+    fn runners(&self) -> u64 {
+        let m = self.members.load(Ordering::SeqCst);
+        if self.master_only {
+            m & m.wrapping_neg()
+        } else {
+            m
+        }
+    }
 }
 
 /// The contexts of one runtime.
@@ -113,6 +135,10 @@ pub(crate) struct Contexts {
     /// Serialises creation, deletion and changes of members.
     change: Mutex<()>,
     nworkers: usize,
+    /// Per worker, how many holders reserve it (see `reserve_workers`).
+    holds: Box<[AtomicU32]>,
+    /// Bit w: worker w is reserved and takes no task.
+    reserved: AtomicU64,
 }
 
 thread_local! {
@@ -156,6 +182,8 @@ impl Contexts {
             min_priority: AtomicI32::new(priorities.0),
             max_priority: AtomicI32::new(priorities.1),
             inheritor: AtomicU32::new(NONE),
+            master_only: false,
+            nested_in: AtomicU32::new(NONE),
         }));
         let slots = std::array::from_fn(|i| RwLock::new(if i == 0 { global.take() } else { None }));
         Contexts {
@@ -165,6 +193,8 @@ impl Contexts {
             active: AtomicBool::new(false),
             change: Mutex::new(()),
             nworkers,
+            holds: (0..nworkers).map(|_| AtomicU32::new(0)).collect(),
+            reserved: AtomicU64::new(0),
         }
     }
 
@@ -188,7 +218,9 @@ impl Contexts {
         let global_full = self
             .get(GLOBAL)
             .is_some_and(|g| g.members.load(Ordering::SeqCst) == all_bits(self.nworkers));
-        self.active.store(others || !global_full, Ordering::Release);
+        let reserved = self.reserved.load(Ordering::SeqCst) != 0;
+        self.active
+            .store(others || !global_full || reserved, Ordering::Release);
     }
 }
 
@@ -248,6 +280,14 @@ impl Runtime {
         if let Some(i) = options.inheritor {
             cs.existing(i, what)?;
         }
+        if let Some(i) = options.nested_in {
+            cs.existing(i, what)?;
+        }
+        if options.master_only && workers.is_empty() {
+            return Err(Error::invalid(format!(
+                "{what}: a master-only context needs at least one worker"
+            )));
+        }
         let policy: Box<dyn Policy> = match &options.custom_policy {
             Some(f) => (f.0)(id, &self.workers),
             None => {
@@ -269,6 +309,8 @@ impl Runtime {
             min_priority: AtomicI32::new(options.min_priority.unwrap_or(pmin)),
             max_priority: AtomicI32::new(options.max_priority.unwrap_or(pmax)),
             inheritor: AtomicU32::new(options.inheritor.unwrap_or(NONE)),
+            master_only: options.master_only,
+            nested_in: AtomicU32::new(options.nested_in.unwrap_or(NONE)),
         };
         let ctx = Arc::new(ctx);
         *cs.slots[id as usize]
@@ -516,7 +558,7 @@ impl Runtime {
         if tasks.is_empty() {
             return;
         }
-        let members = ctx.members.load(Ordering::SeqCst);
+        let members = self.schedulable(ctx);
         let view = ContextView { rt: self, members };
         let policy = self.ctx_policy(ctx);
         let from = crate::worker::current_worker_id();
@@ -539,7 +581,7 @@ impl Runtime {
                     .read()
                     .unwrap_or_else(|e| e.into_inner());
                 if let Some(ctx) = guard.as_ref() {
-                    let members = ctx.members.load(Ordering::SeqCst);
+                    let members = self.schedulable(ctx);
                     let view = ContextView { rt: self, members };
                     let from = crate::worker::current_worker_id();
                     let target = self.ctx_policy(ctx).push(t, from, &view);
@@ -577,6 +619,9 @@ impl Runtime {
     /// The next task for worker `w` from its contexts, global first.
     pub(crate) fn pop_from_contexts(&self, w: usize) -> Option<TaskRef> {
         let cs = &self.contexts;
+        if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
+            return None;
+        }
         let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
         let can_run = |t: &Task| self.choose_impl(t, w).is_some();
         for c in 0..MAX_CONTEXTS {
@@ -586,6 +631,9 @@ impl Runtime {
             let Some(ctx) = cs.get(c as u32) else {
                 continue;
             };
+            if ctx.runners() & (1u64 << w) == 0 {
+                continue;
+            }
             if let Some(t) = self.ctx_policy(&ctx).pop(w, &can_run) {
                 return Some(t);
             }
@@ -596,12 +644,15 @@ impl Runtime {
     /// Whether worker `w` may find work in one of its contexts.
     pub(crate) fn contexts_have_work(&self, w: usize) -> bool {
         let cs = &self.contexts;
+        if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
+            return false;
+        }
         let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
         (0..MAX_CONTEXTS).any(|c| {
             mask & (1 << c) != 0
-                && cs
-                    .get(c as u32)
-                    .is_some_and(|ctx| self.ctx_policy(&ctx).has_work(w))
+                && cs.get(c as u32).is_some_and(|ctx| {
+                    ctx.runners() & (1u64 << w) != 0 && self.ctx_policy(&ctx).has_work(w)
+                })
         })
     }
 
@@ -637,5 +688,183 @@ impl Runtime {
                 self.ctx_policy(&ctx).deinit();
             }
         }
+    }
+}
+
+/// Reservations and the calls that hand a context's CPUs to application threads
+/// (`starpu_sched_ctx_exec_parallel_code`, `_get_available_cpuids`,
+/// `_bind_current_thread_to_cpuid`). A reserved worker takes no task from any context
+/// (StarPU's workers "blocked in parallel") until every holder releases it; policies do
+/// not choose it meanwhile.
+impl Runtime {
+    /// The workers a push to `ctx` may target: its runners that are not reserved.
+    fn schedulable(&self, ctx: &Context) -> u64 {
+        ctx.runners() & !self.contexts.reserved.load(Ordering::SeqCst)
+    }
+
+    /// Reserves `workers` (each hold is counted: a worker is free once every holder
+    /// released it).
+    pub(crate) fn reserve_workers(&self, workers: &[usize]) {
+        let cs = &self.contexts;
+        for &w in workers {
+            if cs.holds[w].fetch_add(1, Ordering::SeqCst) == 0 {
+                cs.reserved.fetch_or(1u64 << w, Ordering::SeqCst);
+            }
+        }
+        cs.update_active();
+    }
+
+    /// Releases one hold on each of `workers` and wakes those that became free.
+    pub(crate) fn release_workers(&self, workers: &[usize]) {
+        let cs = &self.contexts;
+        for &w in workers {
+            let prev = cs.holds[w]
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| h.checked_sub(1))
+                .unwrap_or(0);
+            if prev == 1 {
+                cs.reserved.fetch_and(!(1u64 << w), Ordering::SeqCst);
+            }
+        }
+        cs.update_active();
+        for &w in workers {
+            self.workers[w].wake();
+        }
+    }
+
+    /// Whether worker `w` is reserved (by a parallel worker or parallel code).
+    pub fn worker_reserved(&self, w: usize) -> bool {
+        self.contexts.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0
+    }
+
+    /// Waits until each of `workers` has finished the task it was running: a reserved
+    /// worker goes to sleep once it has nothing left to run.
+    fn wait_idle(&self, workers: &[usize]) {
+        let mut left: Vec<usize> = workers.to_vec();
+        while !left.is_empty() && !self.is_stopping() {
+            left.retain(|&w| !self.workers[w].sleeping.load(Ordering::SeqCst));
+            if !left.is_empty() {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+            }
+        }
+    }
+
+    /// The first worker of context `id`, which runs its tasks when it is master-only
+    /// (StarPU's `main_master`); `None` for a context scheduled over all its workers.
+    pub fn context_master(&self, id: u32) -> Result<Option<usize>> {
+        let ctx = self.contexts.existing(id, "context_master")?;
+        Ok(Some(ctx.runners())
+            .filter(|_| ctx.master_only)
+            .and_then(|m| ids(m).first().copied()))
+    }
+
+    /// The master-only context whose master is worker `w` (the parallel worker it runs
+    /// tasks for), if any.
+    pub fn master_context_of(&self, w: usize) -> Option<u32> {
+        (1..MAX_CONTEXTS as u32).find(|&c| {
+            self.contexts
+                .get(c)
+                .is_some_and(|ctx| ctx.master_only && ctx.runners() == 1u64 << w)
+        })
+    }
+
+    /// The context `id` is nested in, if any (a parallel worker's machine context).
+    pub fn context_nested_in(&self, id: u32) -> Result<Option<u32>> {
+        let ctx = self.contexts.existing(id, "context_nested_in")?;
+        Ok(Some(ctx.nested_in.load(Ordering::SeqCst)).filter(|&n| n != NONE))
+    }
+
+    /// Nests context `id` in `parent` (see [`ContextOptions::nested_in`]).
+    pub fn set_context_nesting(&self, id: u32, parent: u32) -> Result<()> {
+        let what = "nesting a scheduling context";
+        let ctx = self.contexts.existing(id, what)?;
+        self.contexts.existing(parent, what)?;
+        ctx.nested_in.store(parent, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// The logical CPU of worker `w`: the one it is bound to, else the one the binding
+    /// would have given it.
+    pub fn worker_cpuid(&self, w: usize) -> usize {
+        let n = self.topology.ncores().max(1);
+        self.workers[w]
+            .cpu
+            .unwrap_or_else(|| self.topology.core_cpus.get(w % n).copied().unwrap_or(w))
+    }
+
+    /// The CPUs of context `id` the calling thread may use
+    /// (`starpu_sched_ctx_get_available_cpuids`), as StarPU answers: every member's CPU
+    /// to a thread that is not a worker and to the context's master; a worker of the
+    /// context that is not its master gets its own CPU; any other worker none. A master
+    /// of a parallel worker nested in `id` gets its parallel worker's CPUs (it runs the
+    /// machine context's tasks on behalf of its group).
+    pub fn available_cpuids(&self, id: u32) -> Result<Vec<usize>> {
+        let ctx = self
+            .contexts
+            .existing(id, "starpu_sched_ctx_get_available_cpuids")?;
+        let members = ids(ctx.members.load(Ordering::SeqCst));
+        let me = crate::worker::current_worker_id().filter(|&w| w < self.workers.len());
+        let Some(me) = me else {
+            return Ok(members.iter().map(|&w| self.worker_cpuid(w)).collect());
+        };
+        for c in 1..MAX_CONTEXTS as u32 {
+            let Some(inner) = self.contexts.get(c) else {
+                continue;
+            };
+            if inner.master_only
+                && inner.nested_in.load(Ordering::SeqCst) == id
+                && inner.runners() == 1u64 << me
+            {
+                let all = ids(inner.members.load(Ordering::SeqCst));
+                return Ok(all.iter().map(|&w| self.worker_cpuid(w)).collect());
+            }
+        }
+        if ctx.master_only && ctx.runners() == 1u64 << me {
+            return Ok(members.iter().map(|&w| self.worker_cpuid(w)).collect());
+        }
+        Ok(members
+            .iter()
+            .filter(|&&w| w == me)
+            .map(|&w| self.worker_cpuid(w))
+            .collect())
+    }
+
+    /// Binds the calling thread to logical CPU `cpuid`
+    /// (`starpu_sched_ctx_bind_current_thread_to_cpuid`).
+    pub fn bind_current_thread_to_cpuid(&self, cpuid: usize) -> Result<()> {
+        let online = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let known = self.topology.core_cpus.contains(&cpuid) || cpuid < online;
+        if !known {
+            return Err(Error::invalid(format!(
+                "binding a thread: CPU {cpuid} does not exist (the machine has {online})"
+            )));
+        }
+        self.topology.bind_current_thread(cpuid)
+    }
+
+    /// Runs `f` while context `id`'s workers are reserved
+    /// (`starpu_sched_ctx_exec_parallel_code`): each finishes its current task and takes
+    /// no other until `f` returns, so `f` may spread threads over their CPUs
+    /// ([`Runtime::available_cpuids`]). The calling thread, when it is one of them, is
+    /// not waited for.
+    pub fn exec_parallel_code<R>(&self, id: u32, f: impl FnOnce() -> R) -> Result<R> {
+        let ctx = self
+            .contexts
+            .existing(id, "starpu_sched_ctx_exec_parallel_code")?;
+        let me = crate::worker::current_worker_id();
+        let workers: Vec<usize> = ids(ctx.members.load(Ordering::SeqCst))
+            .into_iter()
+            .filter(|&w| Some(w) != me)
+            .collect();
+        drop(ctx);
+        self.reserve_workers(&workers);
+        struct Release<'a>(&'a Runtime, Vec<usize>);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.release_workers(&self.1);
+            }
+        }
+        let _release = Release(self, workers.clone());
+        self.wait_idle(&workers);
+        Ok(f())
     }
 }

@@ -54,7 +54,9 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
     let spec = task.spec().expect("scheduled tasks were submitted");
     task.set_state(state::RUNNING);
     if let Some(h) = &spec.hooks {
-        guarded(rt, &task, "the prologue pop callback", || {
+        // As in StarPU, the task is the current one during its prologue pop callback
+        // (the OpenMP prologue of parallel workers reads `possibly_parallel` there).
+        guarded_current(rt, &task, "the prologue pop callback", || {
             h.popped(&task, worker_id)
         });
     }
