@@ -23,6 +23,9 @@ install: build
 	install -m 755 $(OUT)/libstarpu.so $(LIBDIR)/libstarpu-$(VERSION).so
 	install -m 644 $(OUT)/libstarpu.a $(LIBDIR)/libstarpu-$(VERSION).a
 	install -m 644 $(OUT)/include/starpu/$(VERSION)/*.h $(INCDIR)/
+	# Where StarPU installs it: programs include <schedulers/starpu_heteroprio.h>.
+	install -d $(INCDIR)/schedulers
+	install -m 644 $(OUT)/include/starpu/$(VERSION)/starpu_heteroprio.h $(INCDIR)/schedulers/
 	# The Fortran module, as source: .mod files are compiler-specific.
 	install -m 644 bindings/fortran/fstarpu_mod.f90 $(INCDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|g' \

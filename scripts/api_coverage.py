@@ -9,7 +9,8 @@ that the check runs anywhere.
 A name counts as provided when a C program can use it the way StarPU's headers allow:
 a macro is defined; a function (or variable) is declared, and a program using it links
 against libstarpu; an enum constant is usable as a value; a struct
-or typedef has a size; a struct field (`task.cl`) has an offset. Each kind of check is one
+or typedef has a size (or, for the structs StarPU's own headers leave opaque, is declared:
+programs only hold pointers to them); a struct field (`task.cl`) has an offset. Each kind of check is one
 compilation of all the names at once (errors are mapped back to names by line).
 
 usage: scripts/api_coverage.py [--prefix build/install] [--missing] [--extract API.md]
@@ -24,6 +25,14 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 NAMES = os.path.join(HERE, "starpu-api-names.tsv")
 TIERS = {"1.1": "tier1", "1.2": "tier2", "1.3": "tier3", "1.6": "interfaces"}
+# Structs StarPU's public headers only declare (their definitions are internal).
+OPAQUE_IN_STARPU = {
+    "starpu_perf_counter_listener",
+    "starpu_perf_counter_sample",
+    "starpu_perf_counter_set",
+    "starpu_transaction",
+    "starpu_parallel_worker_config",
+}
 FIELD_STRUCTS = {
     "task": "starpu_task",
     "codelet": "starpu_codelet",
@@ -80,6 +89,13 @@ def compile_probes(cflags, probes):
         return failed
 
 
+def preprocessed_headers(cflags):
+    """`#include <starpu.h>` after the preprocessor: every declaration our headers make."""
+    r = subprocess.run(["cc", "-E", "-P", *cflags, "-"], input="#include <starpu.h>\n",
+                       capture_output=True, text=True)
+    return r.stdout
+
+
 def undefined_at_link(cflags, libs, names):
     """Names a program referencing them all cannot link against the library."""
     with tempfile.TemporaryDirectory() as d:
@@ -116,6 +132,11 @@ def provided(names, cflags, libs):
         fail = compile_probes(cflags, [probe.format(n=n) for n in rest])
         ok |= {n for i, n in enumerate(rest) if i not in fail}
         rest = [n for n in rest if n not in ok]
+    # Structs StarPU declares opaque: our headers must name them too (a pointer probe
+    # would compile anyway: C declares an unknown struct on first use).
+    header_text = preprocessed_headers(cflags)
+    ok |= {n for n in rest
+           if n in OPAQUE_IN_STARPU and re.search(rf"\bstruct\s+{n}\b", header_text)}
     # Struct fields.
     probes = []
     for n in fields:

@@ -1,7 +1,9 @@
 /* starpu_perfmodel.h extras: per-device cost functions of a STARPU_PER_ARCH model
- * (starpu_perfmodel_set_per_devices_cost_function) and a learned model in XML
+ * (starpu_perfmodel_set_per_devices_cost_function, and the per-arch records programs fill
+ * in: starpu_perfmodel_get_model_per_devices / _per_arch) and a learned model in XML
  * (starpu_perfmodel_dump_xml). */
 #include "test_common.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,39 @@ static void per_devices(starpu_data_handle_t h)
 	starpu_task_destroy(task);
 }
 
+static struct starpu_perfmodel records = {.type = STARPU_PER_ARCH, .symbol = "model_extras_records"};
+static struct starpu_codelet records_cl = {
+	.cpu_funcs = {work, work}, .nbuffers = 1, .modes = {STARPU_RW}, .model = &records};
+
+/* As StarPU's cholesky_models.c does: get the record, then set its cost function. */
+static void per_arch_records(starpu_data_handle_t h)
+{
+	struct starpu_perfmodel_per_arch *r0 =
+		starpu_perfmodel_get_model_per_devices(&records, 0, STARPU_CPU_WORKER, 0, 1, -1);
+	CHECK(r0 != NULL, "no record for implementation 0");
+	if (!r0)
+		return;
+	CHECK(r0->cost_function == NULL, "a new record has a cost function");
+	r0->cost_function = cost_impl1;
+	struct starpu_perfmodel_arch *arch = starpu_worker_get_perf_archtype(0, STARPU_NMAX_SCHED_CTXS);
+	CHECK(starpu_perfmodel_get_model_per_arch(&records, arch, 0) == r0,
+	      "the same architecture and implementation gave another record");
+	struct starpu_perfmodel_per_arch *r1 = starpu_perfmodel_get_model_per_arch(&records, arch, 1);
+	CHECK(r1 != NULL && r1 != r0, "implementation 1 has no record of its own");
+	CHECK(starpu_perfmodel_get_model_per_devices(&records, 0, 99, 0, 1, -1) == NULL,
+	      "an unknown device type gave a record");
+
+	struct starpu_task *task = starpu_task_create();
+	task->cl = &records_cl;
+	task->handles[0] = h;
+	double l0 = starpu_task_expected_length(task, arch, 0);
+	double l1 = starpu_task_expected_length(task, arch, 1);
+	CHECK(l0 == 100.0, "implementation 0, from its record: %f", l0);
+	CHECK(isnan(l1), "implementation 1, whose record has no function: %f", l1);
+	task->destroy = 0;
+	starpu_task_destroy(task);
+}
+
 static void dump_xml(starpu_data_handle_t h)
 {
 	for (int i = 0; i < 5; i++)
@@ -110,6 +145,7 @@ int main(void)
 	starpu_data_handle_t h;
 	starpu_variable_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)&x, sizeof(x));
 	per_devices(h);
+	per_arch_records(h);
 	dump_xml(h);
 	starpu_data_unregister(h);
 	starpu_shutdown();

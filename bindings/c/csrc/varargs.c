@@ -390,34 +390,59 @@ unsigned _starpu_c_sched_ctx_create(int *workerids, int nworkers, const char *na
 	return _starpu_sched_ctx_create_with(workerids, nworkers, name, &o);
 }
 
-/* starpu_perfmodel_set_per_devices_cost_function(model, impl, func, TYPE, DEVID, NCORES...,
- * -1): reads the device triplets (the rules are in src/perfmodel.rs). */
-int _starpu_c_perfmodel_set_per_devices(struct starpu_perfmodel *model, int impl,
-					starpu_perfmodel_per_arch_cost_function func, int ndevices,
-					const int *types, const int *devids, const int *ncores);
+/* starpu_perfmodel_get_model_per_devices(model, impl, TYPE, DEVID, NCORES..., -1) and
+ * starpu_perfmodel_set_per_devices_cost_function(model, impl, func, TYPE, DEVID, NCORES...,
+ * -1): read the device triplets (the rules are in src/perfmodel_per_arch.rs; call 0 gets
+ * the record, call 1 sets its function). */
+struct starpu_perfmodel_per_arch *_starpu_c_perfmodel_per_devices(int call, struct starpu_perfmodel *model, int impl,
+								  starpu_perfmodel_per_arch_cost_function func, int ndevices,
+								  const int *types, const int *devids, const int *ncores);
+
+struct devices
+{
+	int n;
+	int types[STARPU_NMAXWORKERS], devids[STARPU_NMAXWORKERS], ncores[STARPU_NMAXWORKERS];
+};
+
+/* Reads (type, id, cores) triplets up to -1; more than STARPU_NMAXWORKERS gives none
+ * (refused as "no device"). */
+static void read_devices(va_list *ap, struct devices *d)
+{
+	d->n = 0;
+	for (;;)
+	{
+		int type = va_arg(*ap, int);
+		if (type == -1)
+			break;
+		if (d->n == STARPU_NMAXWORKERS)
+		{
+			d->n = 0;
+			break;
+		}
+		d->types[d->n] = type;
+		d->devids[d->n] = va_arg(*ap, int);
+		d->ncores[d->n] = va_arg(*ap, int);
+		d->n++;
+	}
+}
+
+struct starpu_perfmodel_per_arch *_starpu_c_perfmodel_get_model_per_devices(struct starpu_perfmodel *model, int impl, ...)
+{
+	struct devices d;
+	va_list ap;
+	va_start(ap, impl);
+	read_devices(&ap, &d);
+	va_end(ap);
+	return _starpu_c_perfmodel_per_devices(0, model, impl, NULL, d.n, d.types, d.devids, d.ncores);
+}
 
 int _starpu_c_perfmodel_set_per_devices_cost_function(struct starpu_perfmodel *model, int impl,
 						       starpu_perfmodel_per_arch_cost_function func, ...)
 {
-	int types[STARPU_NMAXWORKERS], devids[STARPU_NMAXWORKERS], ncores[STARPU_NMAXWORKERS];
-	int n = 0;
+	struct devices d;
 	va_list ap;
 	va_start(ap, func);
-	for (;;)
-	{
-		int type = va_arg(ap, int);
-		if (type == -1)
-			break;
-		if (n == STARPU_NMAXWORKERS)
-		{
-			n = 0; /* refused below as "no device" */
-			break;
-		}
-		types[n] = type;
-		devids[n] = va_arg(ap, int);
-		ncores[n] = va_arg(ap, int);
-		n++;
-	}
+	read_devices(&ap, &d);
 	va_end(ap);
-	return _starpu_c_perfmodel_set_per_devices(model, impl, func, n, types, devids, ncores);
+	return _starpu_c_perfmodel_per_devices(1, model, impl, func, d.n, d.types, d.devids, d.ncores) ? 0 : -EINVAL;
 }

@@ -285,7 +285,9 @@ void starpu_task_declare_deps(struct starpu_task *task, unsigned ndeps, ...);
 void starpu_task_declare_end_deps(struct starpu_task *task, unsigned ndeps, ...);
 void starpu_data_set_coordinates(starpu_data_handle_t handle, unsigned dimensions, ...);
 typedef double (*starpu_perfmodel_per_arch_cost_function)(struct starpu_task *task, struct starpu_perfmodel_arch *arch, unsigned nimpl);
+typedef size_t (*starpu_perfmodel_per_arch_size_base)(struct starpu_task *task, struct starpu_perfmodel_arch *arch, unsigned nimpl);
 int starpu_perfmodel_set_per_devices_cost_function(struct starpu_perfmodel *model, int impl, starpu_perfmodel_per_arch_cost_function func, ...);
+struct starpu_perfmodel_per_arch *starpu_perfmodel_get_model_per_devices(struct starpu_perfmodel *model, int impl, ...);
 
 /* Acquires `handle`, runs `code` once granted (from any thread), then releases it.
  * Uses a GCC nested function, as StarPU does. */

@@ -31,6 +31,7 @@ pub mod parallel;
 pub mod parallel_workers;
 pub mod perf_counters;
 pub mod perfmodel;
+pub mod perfmodel_per_arch;
 pub mod profiling;
 pub mod redux;
 pub mod sched_component;

@@ -54,13 +54,16 @@ fn value_of(k: PerfModelType) -> c_uint {
 }
 
 /// The C task a core description belongs to (NULL for tasks of other faces).
-fn c_task(spec: &TaskSpec) -> *mut starpu_task {
+pub(crate) fn c_task(spec: &TaskSpec) -> *mut starpu_task {
     spec.payload_as::<CTask>()
         .map_or(std::ptr::null_mut(), CTask::ptr)
 }
 
 /// A C view of `arch`, valid while `devices` lives.
-fn c_arch(arch: &PerfArch, devices: &mut Vec<starpu_perfmodel_device>) -> starpu_perfmodel_arch {
+pub(crate) fn c_arch(
+    arch: &PerfArch,
+    devices: &mut Vec<starpu_perfmodel_device>,
+) -> starpu_perfmodel_arch {
     devices.clear();
     devices.extend(arch.devices.iter().map(|d| starpu_perfmodel_device {
         r#type: d.kind.starpu_id() as c_int,
@@ -77,7 +80,9 @@ fn c_arch(arch: &PerfArch, devices: &mut Vec<starpu_perfmodel_device>) -> starpu
 ///
 /// # Safety
 /// `arch` is NULL or a valid architecture with `ndevices` devices.
-unsafe fn core_arch(arch: *const starpu_perfmodel_arch) -> starpu_core::Result<PerfArch> {
+pub(crate) unsafe fn core_arch(
+    arch: *const starpu_perfmodel_arch,
+) -> starpu_core::Result<PerfArch> {
     let Some(a) = arch.as_ref() else {
         return Ok(PerfArch::cpu());
     };
@@ -139,7 +144,7 @@ pub(crate) unsafe fn convert(m: *const starpu_perfmodel) -> Option<PerfModel> {
         })
     });
     Some(PerfModel {
-        per_devices: per_devices_of(m),
+        per_devices: crate::perfmodel_per_arch::per_devices_of(m),
         worker_cost_function,
         parameters,
         mlr_layout: mlr_layout(m),
@@ -591,107 +596,6 @@ pub unsafe extern "C" fn starpu_perfmodel_dump_xml(
         let text = std::ffi::CString::new(starpu_core::perfmodel::xml::to_xml(&st))
             .map_err(|_| Error::invalid("the model's symbol holds a NUL byte"))?;
         libc::fputs(text.as_ptr(), output);
-        Ok(())
-    })
-}
-
-/// `starpu_perfmodel_per_arch_cost_function` (declared in epilogue.h): microseconds for a
-/// task on an architecture.
-type starpu_perfmodel_per_arch_cost_function =
-    Option<unsafe extern "C" fn(*mut starpu_task, *mut starpu_perfmodel_arch, c_uint) -> f64>;
-
-type PerDeviceFn =
-    unsafe extern "C" fn(*mut starpu_task, *mut starpu_perfmodel_arch, c_uint) -> f64;
-
-/// The per-device cost functions given for each C model (by address): the C struct has no
-/// room for them (StarPU keeps them in the model's internal state).
-static PER_DEVICES: Mutex<Option<HashMap<usize, PerDevices>>> = Mutex::new(None);
-
-/// A model's per-device functions: architecture, implementation, function.
-type PerDevices = Vec<(PerfArch, usize, PerDeviceFn)>;
-/// Any set: models without any skip the lock.
-static ANY_PER_DEVICES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-fn per_devices_of(
-    m: &starpu_perfmodel,
-) -> Vec<(PerfArch, usize, starpu_core::perfmodel::ArchCostFn)> {
-    if !ANY_PER_DEVICES.load(std::sync::atomic::Ordering::Acquire) {
-        return Vec::new();
-    }
-    let map = PER_DEVICES.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(list) = map
-        .as_ref()
-        .and_then(|m2| m2.get(&(m as *const _ as usize)))
-    else {
-        return Vec::new();
-    };
-    list.iter()
-        .map(|(arch, nimpl, f)| {
-            let f = *f;
-            let cost: starpu_core::perfmodel::ArchCostFn =
-                Arc::new(move |spec: &TaskSpec, arch: &PerfArch, nimpl: usize| {
-                    let mut devices = Vec::new();
-                    let mut a = c_arch(arch, &mut devices);
-                    // SAFETY: the application's function, given its task and a live arch.
-                    unsafe { f(c_task(spec), &mut a, nimpl as c_uint) }
-                });
-            (arch.clone(), *nimpl, cost)
-        })
-        .collect()
-}
-
-/// The body of `starpu_perfmodel_set_per_devices_cost_function` (variadic, read in
-/// csrc/varargs.c): `func` gives the cost of implementation `impl` on the architecture
-/// made of the `ndevices` devices (type, id, cores). Replaces an earlier function for that
-/// architecture and implementation. 0, or `-EINVAL`.
-///
-/// # Safety
-/// `model` is NULL or a valid model that stays at its address; the arrays hold `ndevices`
-/// values.
-/// cbindgen:ignore
-#[no_mangle]
-pub unsafe extern "C" fn _starpu_c_perfmodel_set_per_devices(
-    model: *mut starpu_perfmodel,
-    imp: c_int,
-    func: starpu_perfmodel_per_arch_cost_function,
-    ndevices: c_int,
-    types: *const c_int,
-    devids: *const c_int,
-    ncores: *const c_int,
-) -> c_int {
-    int_call("starpu_perfmodel_set_per_devices_cost_function", || {
-        ffi::non_null(model, "model")?;
-        let func = func.ok_or_else(|| Error::invalid("no cost function"))?;
-        let nimpl =
-            usize::try_from(imp).map_err(|_| Error::invalid(format!("implementation {imp}")))?;
-        if ndevices < 1 || types.is_null() || devids.is_null() || ncores.is_null() {
-            return Err(Error::invalid(
-                "no device: give (type, id, cores) triplets ended by -1",
-            ));
-        }
-        let n = ndevices as usize;
-        let devices = (0..n)
-            .map(|i| {
-                let t = *types.add(i);
-                let kind = WorkerKind::from_starpu_id(t as u32).ok_or_else(|| {
-                    Error::invalid(format!("{t} is not a worker type of this build"))
-                })?;
-                Ok(PerfDevice {
-                    kind,
-                    devid: (*devids.add(i)).max(0) as u32,
-                    ncores: (*ncores.add(i)).max(1) as u32,
-                })
-            })
-            .collect::<starpu_core::Result<Vec<_>>>()?;
-        let arch = PerfArch { devices };
-        let mut map = PER_DEVICES.lock().unwrap_or_else(|e| e.into_inner());
-        let list = map
-            .get_or_insert_with(HashMap::new)
-            .entry(model as usize)
-            .or_default();
-        list.retain(|(a, i, _)| !(*i == nimpl && *a == arch));
-        list.push((arch, nimpl, func));
-        ANY_PER_DEVICES.store(true, std::sync::atomic::Ordering::Release);
         Ok(())
     })
 }

@@ -43,4 +43,5 @@ variadic_export! {
     starpu_data_set_coordinates => _starpu_c_data_set_coordinates,
     starpu_sched_ctx_create => _starpu_c_sched_ctx_create,
     starpu_perfmodel_set_per_devices_cost_function => _starpu_c_perfmodel_set_per_devices_cost_function,
+    starpu_perfmodel_get_model_per_devices => _starpu_c_perfmodel_get_model_per_devices,
 }

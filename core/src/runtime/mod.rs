@@ -439,10 +439,27 @@ impl Runtime {
                 return Some(t);
             }
         }
-        if self.contexts.is_active() {
-            return self.pop_from_contexts(w);
+        let t = if self.contexts.is_active() {
+            self.pop_from_contexts(w)
+        } else {
+            self.policy.pop(w, &|t| self.choose_impl(t, w).is_some())
+        };
+        if t.is_none() && self.nsleeping.load(Ordering::SeqCst) > 0 && self.has_work(w) {
+            // The work left is work this worker cannot run (`can_execute`, `where`): a
+            // sleeping worker may be the one that can. It may have gone to sleep while
+            // this worker held the task out of a shared queue, seeing the queue empty.
+            self.wake_other(w);
         }
-        self.policy.pop(w, &|t| self.choose_impl(t, w).is_some())
+        t
+    }
+
+    /// Wakes one sleeping worker other than `me`.
+    fn wake_other(&self, me: usize) {
+        for (i, w) in self.workers.iter().enumerate() {
+            if i != me && w.wake() {
+                return;
+            }
+        }
     }
 
     pub(crate) fn has_work(&self, w: usize) -> bool {

@@ -145,7 +145,9 @@ impl Tree {
     }
 }
 
-/// Who may run what, during one call.
+/// Who may run what, during one call. During a pop, whatever leaves a queue goes to the
+/// pulling worker, so only its own answer counts: a task only others may run stays where
+/// they will pull it.
 enum CanRun<'a> {
     View(&'a dyn SchedView),
     Worker(usize, &'a dyn Fn(&Task) -> bool),
@@ -185,7 +187,7 @@ impl Graph for Walk<'_> {
     fn can_run(&self, task: &TaskRef, worker: usize) -> bool {
         match self.can {
             CanRun::View(v) => v.can_run(task, worker),
-            CanRun::Worker(w, f) => w != worker || f(task),
+            CanRun::Worker(w, f) => w == worker && f(task),
         }
     }
     fn priority(&self, task: &TaskRef) -> i32 {
