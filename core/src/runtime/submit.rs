@@ -216,7 +216,11 @@ impl Runtime {
             });
             let plain_writer = mode.writes() && !mode.is_commute() && !mode.is_redux();
             let hint = if plain_writer { task.id() } else { 0 };
-            a.handle.0.last_writer_hint.store(hint, Ordering::Relaxed);
+            // Written only when it changes: a run of readers would otherwise write the
+            // handle's cache line once per task while the workers read it.
+            if a.handle.0.last_writer_hint.load(Ordering::Relaxed) != hint {
+                a.handle.0.last_writer_hint.store(hint, Ordering::Relaxed);
+            }
             let pruned = deps.take_pruned();
             drop(deps);
             if !pruned.is_empty() {
