@@ -396,23 +396,6 @@ pub unsafe extern "C" fn _starpu_parallel_worker_current_cpuids(
     })
 }
 
-macro_rules! export_to_c {
-    ($($public:ident => $body:ident),* $(,)?) => {
-        $(
-            #[doc = concat!("`", stringify!($public), "` (body in csrc/, see the module doc).")]
-            /// cbindgen:ignore
-            #[no_mangle]
-            #[unsafe(naked)]
-            pub unsafe extern "C" fn $public() {
-                #[cfg(target_arch = "x86_64")]
-                core::arch::naked_asm!("jmp {f}", f = sym $body);
-                #[cfg(target_arch = "aarch64")]
-                core::arch::naked_asm!("b {f}", f = sym $body);
-            }
-        )*
-    };
-}
-
 // The C bodies (the walkers declared without arguments: only their addresses are used),
 // inside a macro so that cbindgen does not put these declarations in starpu.h.
 unseen_by_cbindgen! {
@@ -425,7 +408,7 @@ unseen_by_cbindgen! {
 
 // The variadic walkers and the OpenMP prologue are C: a jump gives them their public
 // names (a C object's own symbols do not pass Rust's export list).
-export_to_c! {
+crate::varargs::jump_exports! {
     starpu_parallel_worker_init => _starpu_c_parallel_worker_init,
     starpu_cluster_machine => _starpu_c_cluster_machine,
     starpu_parallel_worker_openmp_prologue => _starpu_c_openmp_prologue,

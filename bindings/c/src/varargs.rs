@@ -6,13 +6,12 @@
 //! exactly as the caller passed them. Rust exports the symbol, which a C object linked
 //! into the cdylib could not do past Rust's export list.
 
-macro_rules! variadic_export {
+/// Gives each public name to its C body with a naked jump (the C bodies are declared by
+/// the caller). Also used for the parallel workers' entry points (parallel_workers.rs).
+macro_rules! jump_exports {
     ($($public:ident => $body:ident),* $(,)?) => {
-        extern "C" {
-            $(fn $body();)*
-        }
         $(
-            #[doc = concat!("`", stringify!($public), "` (variadic; body in csrc/varargs.c).")]
+            #[doc = concat!("`", stringify!($public), "` (body in C, under csrc/).")]
             /// cbindgen:ignore
             #[no_mangle]
             #[unsafe(naked)]
@@ -23,6 +22,16 @@ macro_rules! variadic_export {
                 core::arch::naked_asm!("b {f}", f = sym $body);
             }
         )*
+    };
+}
+pub(crate) use jump_exports;
+
+macro_rules! variadic_export {
+    ($($public:ident => $body:ident),* $(,)?) => {
+        extern "C" {
+            $(fn $body();)*
+        }
+        jump_exports! { $($public => $body),* }
     };
 }
 
