@@ -102,6 +102,23 @@ int main(void)
 	CHECK(nran == 4 * NTASKS, "%d tasks ran", nran);
 	CHECK(ran_outside(1 << 2) == 0, "%d tasks of the context ran outside it", ran_outside(1 << 2));
 
+	/* Submission fills in the context a task without one goes to, as StarPU does. */
+	starpu_sched_ctx_set_context(&ctx);
+	struct starpu_task *tc = starpu_task_create();
+	tc->cl = &cl;
+	tc->detach = 0;
+	MUST(starpu_task_submit(tc));
+	CHECK(tc->sched_ctx == ctx, "a task without a context: sched_ctx %u, expected the current %u",
+	      tc->sched_ctx, ctx);
+	MUST(starpu_task_wait(tc));
+	starpu_sched_ctx_set_context(NULL);
+	tc = starpu_task_create();
+	tc->cl = &cl;
+	tc->detach = 0;
+	MUST(starpu_task_submit(tc));
+	CHECK(tc->sched_ctx == 0, "a task without a context: sched_ctx %u, expected 0", tc->sched_ctx);
+	MUST(starpu_task_wait(tc));
+
 	/* Global tasks stay on workers 0 and 1. */
 	nran = 0;
 	for (int i = 0; i < NTASKS; i++)

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// `STARPU_NMAX_SCHED_CTXS`: also the "no context" answer.
-const NMAX: c_uint = contexts::MAX_CONTEXTS as c_uint;
+pub(crate) const NMAX: c_uint = contexts::MAX_CONTEXTS as c_uint;
 
 pub const STARPU_SCHED_CTX_POLICY_NAME: c_int = 1 << 16;
 pub const STARPU_SCHED_CTX_POLICY_STRUCT: c_int = 2 << 16;

@@ -305,6 +305,10 @@ pub(crate) unsafe fn submit(t: *mut starpu_task, call: &str, decoded: Option<Dec
             // The description is built here, next to its one use: it is a few hundred
             // bytes, and every closure it crossed would copy it.
             let mut spec = spec_of(t, decoded)?;
+            if (*t).sched_ctx == crate::sched_ctx::NMAX {
+                // As StarPU does, the struct says which context the task went to.
+                (*t).sched_ctx = rt.submission_context(None)?;
+            }
             let core = next_core(t)?;
             crate::transaction::enlist((*t).transaction.cast(), &core, &mut spec)?;
             (*t).status = consts::STATUS_BLOCKED;

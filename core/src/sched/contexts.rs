@@ -530,6 +530,16 @@ impl Runtime {
 
     /// The context a task submitted now goes to: the one it names, else the thread's
     /// current one, else the global one. Checked to exist.
+    /// The context a task naming `named` (or none) is submitted to: `named`, else the
+    /// submitting thread's current context, else the global one. Faces that show it to
+    /// programs (C's `task->sched_ctx`, which StarPU fills in) ask before submitting.
+    pub fn submission_context(&self, named: Option<u32>) -> Result<u32> {
+        if named.is_none() && !self.contexts.is_active() {
+            return Ok(GLOBAL);
+        }
+        Ok(self.resolve_context(named)?.unwrap_or(GLOBAL))
+    }
+
     pub(crate) fn resolve_context(&self, named: Option<u32>) -> Result<Option<u32>> {
         let id = named.or_else(current_context);
         match id {
