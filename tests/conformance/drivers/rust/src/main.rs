@@ -878,12 +878,15 @@ impl Driver {
             b = b.arg(*v);
         }
         for (h, mode) in &p.buffers {
-            let handle = self
-                .datas
-                .get(h)
-                .ok_or_else(|| Error::invalid(format!("unknown data {h}")))?
-                .handle
-                .clone();
+            let handle = if h == "null" {
+                stale_handle(&rt)?
+            } else {
+                self.datas
+                    .get(h)
+                    .ok_or_else(|| Error::invalid(format!("unknown data {h}")))?
+                    .handle
+                    .clone()
+            };
             b = b.buffer(&handle, *mode);
         }
         if p.opts.callback {
@@ -905,6 +908,14 @@ impl Driver {
             .submit()
             .map(drop)
     }
+}
+
+/// What `null` (a NULL handle in C) becomes here: safe Rust has no NULL handle, and the
+/// only wrong handle it can hold is one that is no longer registered.
+fn stale_handle(rt: &Runtime) -> starpu_core::Result<DataHandle> {
+    let h = rt.register_variable(0i64)?;
+    rt.unregister(&h, true)?;
+    Ok(h)
 }
 
 /// `v v v`, or rows separated by ` | ` for a matrix.
@@ -953,6 +964,7 @@ fn capabilities() {
         println!("mode {m}");
     }
     println!("home none");
+    println!("handle null");
     println!("nbuffers variable");
 }
 
