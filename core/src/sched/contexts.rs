@@ -528,8 +528,6 @@ impl Runtime {
         Ok(self.ctx_policy(&ctx).ntasks())
     }
 
-    /// The context a task submitted now goes to: the one it names, else the thread's
-    /// current one, else the global one. Checked to exist.
     /// The context a task naming `named` (or none) is submitted to: `named`, else the
     /// submitting thread's current context, else the global one. Faces that show it to
     /// programs (C's `task->sched_ctx`, which StarPU fills in) ask before submitting.
