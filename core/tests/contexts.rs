@@ -2,6 +2,8 @@
 //! only, under every policy; deletion hands tasks to the inheritor; membership changes
 //! move queued tasks; application-written policies are used.
 
+mod common;
+
 use starpu_core::sched::contexts::{self, ContextOptions};
 use starpu_core::sched::{Policy, PolicyFactory, SchedView};
 use starpu_core::task::{Task, TaskRef};
@@ -15,13 +17,7 @@ const POLICIES: &[&str] = &[
 ];
 
 fn runtime(ncpus: usize, sched: &str) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        sched_policy: Some(sched.into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, Some(sched))
 }
 
 /// A codelet recording, per task, the worker it ran on.
@@ -368,13 +364,11 @@ fn counting() -> (PolicyFactory, Arc<AtomicUsize>, Arc<AtomicUsize>) {
 #[test]
 fn application_policies_schedule_the_global_context_and_contexts() {
     let (f, pushed, popped) = counting();
-    let rt = Runtime::start(Config {
+    let rt = common::start(Config {
         ncpus: Some(2),
         custom_policy: Some(f),
-        silent: true,
         ..Config::default()
-    })
-    .unwrap();
+    });
     assert_eq!(rt.policy_name(), "counting");
     let (cl, seen) = recorder();
     for _ in 0..25 {

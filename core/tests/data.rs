@@ -1,17 +1,14 @@
 //! Registering data from Rust memory and viewing it in kernels, through the safe API.
 
+mod common;
+
 use starpu_core::data::{Coo, Csr, Filter};
-use starpu_core::{AccessMode, Codelet, Config, ElemKind, KernelCall, Runtime};
+use starpu_core::{AccessMode, Codelet, ElemKind, KernelCall, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 fn runtime() -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(2),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(2, None)
 }
 
 /// Runs `f` as the kernel of one synchronous task over `buffers`; returns what it returned.

@@ -2,18 +2,15 @@
 //! callback, a prologue, `can_execute` or a filter panics. The task fails with the message,
 //! its dependents still run, waits return and report it, and the worker survives.
 
+mod common;
+
 use starpu_core::data::Filter;
-use starpu_core::{AccessMode, Codelet, Config, ErrorKind, Runtime};
+use starpu_core::{AccessMode, Codelet, ErrorKind, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 fn runtime(ncpus: usize) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, None)
 }
 
 fn noop() -> Arc<Codelet> {

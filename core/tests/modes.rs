@@ -1,8 +1,10 @@
 //! Access modes beyond R/W/RW: COMMUTE (with and without arbiters), REDUX, SCRATCH.
 
+mod common;
+
 use starpu_core::data::{Arbiter, ReductionMethods};
 use starpu_core::task::Task;
-use starpu_core::{AccessMode, Codelet, Config, ErrorKind, Runtime};
+use starpu_core::{AccessMode, Codelet, ErrorKind, Runtime};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -11,12 +13,7 @@ use std::time::Duration;
 const COMMUTE_RW: AccessMode = AccessMode(AccessMode::RW.0 | AccessMode::COMMUTE.0);
 
 fn runtime(ncpus: usize) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, None)
 }
 
 /// A log of events, in the order they happened.

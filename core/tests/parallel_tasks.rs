@@ -2,6 +2,8 @@
 //! policies `peager` and `pheft`, and on one worker under the others. The tests observe
 //! which sizes and ranks kernels see, on which threads, and what they compute.
 
+mod common;
+
 use starpu_core::perfmodel::PerfModel;
 use starpu_core::{AccessMode, Codelet, CodeletType, Config, Runtime};
 use std::collections::HashSet;
@@ -14,15 +16,12 @@ fn runtime(sched: &str, ncpus: usize) -> Arc<Runtime> {
 }
 
 fn runtime_with(sched: &str, ncpus: usize, single: bool) -> Arc<Runtime> {
-    Runtime::start(Config {
+    common::start(Config {
         ncpus: Some(ncpus),
         sched_policy: Some(sched.into()),
-        silent: true,
         single_combined_worker: single,
-        home: Some(std::env::temp_dir().join("starpu-core-tests")),
         ..Config::default()
     })
-    .unwrap()
 }
 
 /// (size, rank, worker, thread) of each kernel call.

@@ -2,22 +2,18 @@
 //! contexts exist and which workers they hold, tasks running on the master with the
 //! group's CPUs available, reserved workers taking nothing, `exec_parallel_code`.
 
+mod common;
+
 use starpu_core::parallel::workers::{count_for, split_group};
 use starpu_core::parallel::{ParallelWorkerParams, ParallelWorkerSpec, Partition, PresetWorker};
 use starpu_core::sched::contexts::{self, ContextOptions};
 use starpu_core::topology::TopologyLevel;
-use starpu_core::{Codelet, Config, ErrorKind, Runtime};
+use starpu_core::{Codelet, ErrorKind, Runtime};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 fn runtime(ncpus: usize) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        sched_policy: Some("eager".into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, Some("eager"))
 }
 
 /// A codelet recording (worker, CPUs available in context `ctx`) per task.

@@ -2,20 +2,17 @@
 //! explicitly or by the runtime, nested plans, concurrent reads at several levels, and the
 //! errors of misused plans.
 
+mod common;
+
 use starpu_core::data::interfaces::{BcsrInterface, CsrInterface, MatrixInterface};
 use starpu_core::data::{Csr, Filter, SwitchOptions};
-use starpu_core::{AccessMode, Codelet, Config, DataHandle, ErrorKind, KernelCall, Runtime};
+use starpu_core::{AccessMode, Codelet, DataHandle, ErrorKind, KernelCall, Runtime};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn runtime(ncpus: usize) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, None)
 }
 
 /// A codelet applying `x = x * a + b` to every element of its one buffer, whatever its

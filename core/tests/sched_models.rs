@@ -2,22 +2,16 @@
 //! of a codelet is faster and then runs that one. The test observes which implementation
 //! ran, never how long anything took.
 
+mod common;
+
 use starpu_core::perfmodel::PerfModel;
-use starpu_core::{AccessMode, Codelet, Config, Runtime};
+use starpu_core::{AccessMode, Codelet, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn runtime(sched: &str) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(2),
-        sched_policy: Some(sched.into()),
-        silent: true,
-        // Models learned here are saved at shutdown: not in the user's home.
-        home: Some(std::env::temp_dir().join("starpu-core-tests")),
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(2, Some(sched))
 }
 
 /// A codelet whose implementation 0 sleeps and implementation 1 returns at once; `ran`
@@ -141,14 +135,7 @@ fn footprints_are_starpus() {
 #[test]
 fn sorted_dm_policies_run_queued_tasks_by_priority() {
     for sched in ["dmdas", "dmdap", "dmdasd"] {
-        let rt = Runtime::start(Config {
-            ncpus: Some(1),
-            sched_policy: Some(sched.into()),
-            silent: true,
-            home: Some(std::env::temp_dir().join("starpu-core-tests")),
-            ..Config::default()
-        })
-        .unwrap();
+        let rt = common::runtime(1, Some(sched));
         rt.pause();
         let order = Arc::new(Mutex::new(Vec::new()));
         let priorities = [3, -2, 7, 0, 5, 0, 1, -9];

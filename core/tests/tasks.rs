@@ -1,6 +1,8 @@
 //! End-to-end behaviour of the core through its safe Rust API: tasks run, dependencies order
 //! them, waits wait. No `unsafe` here: this is how a Rust application uses the runtime.
 
+mod common;
+
 use starpu_core::data::AcquireNode;
 use starpu_core::task::TaskSlot;
 use starpu_core::{AccessMode, Codelet, Config, ErrorKind, KernelCall, Runtime};
@@ -9,13 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn runtime(ncpus: usize, sched: &str) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        sched_policy: Some(sched.into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, Some(sched))
 }
 
 fn codelet(
@@ -318,14 +314,13 @@ fn paused_workers_take_no_task_until_resumed() {
 
 #[test]
 fn submission_blocks_while_too_many_tasks_are_pending() {
-    let rt = Runtime::start(Config {
+    let rt = common::start(Config {
         ncpus: Some(1),
         sched_policy: Some("eager".into()),
         limit_max_submitted: Some(4),
         limit_min_submitted: Some(2),
         ..Config::default()
-    })
-    .unwrap();
+    });
     let cl = codelet(&[], |_| {
         std::thread::sleep(Duration::from_millis(1));
         Ok(())
@@ -343,12 +338,11 @@ fn submission_blocks_while_too_many_tasks_are_pending() {
 
 #[test]
 fn disabled_kernels_are_not_called_but_tasks_complete() {
-    let rt = Runtime::start(Config {
+    let rt = common::start(Config {
         ncpus: Some(1),
         disable_kernels: true,
         ..Config::default()
-    })
-    .unwrap();
+    });
     let called = Arc::new(AtomicUsize::new(0));
     let c = called.clone();
     let cl = codelet(&[], move |_| {

@@ -3,18 +3,14 @@
 //! whose codelet has a fixed number of buffers is refused; a closed transaction takes no
 //! more tasks.
 
-use starpu_core::{AccessMode, Codelet, Config, ErrorKind, Runtime};
+mod common;
+
+use starpu_core::{AccessMode, Codelet, ErrorKind, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 fn runtime(sched: &str) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(2),
-        sched_policy: Some(sched.into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(2, Some(sched))
 }
 
 /// Appends `x` to the vector it is given in RW: the order tasks ran in.
