@@ -155,12 +155,25 @@ static void test_parallel_worker_per_package(void)
 /* ---- the 1.4 names, partitions, CREATE_FUNC, errors ---- */
 
 static int ncreate, create_bad;
+static unsigned create_ctx[2];
+/* As StarPU's parallel_workers_func example does, CREATE_FUNC reads the task it runs in
+ * (starpu_task_get_current()->sched_ctx: the parallel worker's context) and that
+ * context's CPUs. */
 static void on_create(void *arg)
 {
+	struct starpu_task *task = starpu_task_get_current();
+	int *cpuids = NULL, ncpuids = 0;
+	if (task != NULL)
+		starpu_sched_ctx_get_available_cpuids(task->sched_ctx, &cpuids, &ncpuids);
 	STARPU_PTHREAD_MUTEX_LOCK(&seen_lock);
 	ncreate++;
 	create_bad += arg != (void *) &ncreate || starpu_worker_get_id() < 0;
+	create_bad += task == NULL || task->sched_ctx == 0 ||
+		      task->sched_ctx >= STARPU_NMAX_SCHED_CTXS || ncpuids < 1;
+	if (task != NULL && ncreate <= 2)
+		create_ctx[ncreate - 1] = task->sched_ctx;
 	STARPU_PTHREAD_MUTEX_UNLOCK(&seen_lock);
+	free(cpuids);
 }
 
 static void test_cluster_names(void)
@@ -184,7 +197,11 @@ static void test_cluster_names(void)
 	int want = ncpu >= 2 ? 2 : 1;
 	CHECK(ncreate == want, "CREATE_FUNC ran %d times, expected one per parallel worker (%d)",
 	      ncreate, want);
-	CHECK(create_bad == 0, "CREATE_FUNC got another argument or ran outside a worker");
+	CHECK(create_bad == 0, "CREATE_FUNC got another argument, ran outside a worker, or "
+			       "saw no current task in a parallel worker's context");
+	CHECK(want < 2 || create_ctx[0] != create_ctx[1],
+	      "each CREATE_FUNC call runs in its own parallel worker's context (%u, %u)",
+	      create_ctx[0], create_ctx[1]);
 	ntasks_seen = 0;
 	seen_workers_bad = 0;
 	master_worker = -1; /* any master */

@@ -5,7 +5,7 @@
 
 use crate::ffi;
 use crate::sched_policy;
-use crate::types::starpu_sched_policy;
+use crate::types::{starpu_sched_policy, starpu_task};
 use libc::{c_char, c_int, c_void};
 use starpu_core::parallel::workers::CreateFn;
 use starpu_core::parallel::{
@@ -13,6 +13,7 @@ use starpu_core::parallel::{
 };
 use starpu_core::topology::TopologyLevel;
 use starpu_core::Error;
+use std::mem::MaybeUninit;
 use std::sync::{Arc, Mutex};
 
 const SHIFT: c_int = crate::consts::STARPU_MODE_SHIFT;
@@ -62,8 +63,23 @@ impl CParams {
         let create: CreateFn = match self.func {
             Some(f) => {
                 let arg = self.arg;
-                // SAFETY: the application's function with its argument, as StarPU calls it.
-                Arc::new(move |_, _| unsafe { f(arg as *mut c_void) })
+                Arc::new(move |ctx, _| {
+                    // StarPU calls the function as the pop prologue of a task it submits
+                    // to the parallel worker's context, and programs read that task
+                    // (`starpu_task_get_current()->sched_ctx`); the core runs it in a task
+                    // of its own, which C sees through this stand-in.
+                    let mut stand_in = MaybeUninit::<starpu_task>::uninit();
+                    let t = stand_in.as_mut_ptr();
+                    // SAFETY: `t` is written whole by `starpu_task_init` before use, lives
+                    // until the call returns, and owns nothing to release; the
+                    // application's function gets its argument, as StarPU calls it.
+                    unsafe {
+                        crate::task::starpu_task_init(t);
+                        (*t).sched_ctx = ctx;
+                        (*t).possibly_parallel = 1;
+                        crate::task::with_current_stand_in(t, || f(arg as *mut c_void));
+                    }
+                })
             }
             None => match self.kind {
                 TYPE_OPENMP | TYPE_INTEL_OPENMP_MKL => {

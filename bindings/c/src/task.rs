@@ -15,6 +15,7 @@ use libc::{c_int, c_uint};
 use smallvec::SmallVec;
 use starpu_core::task::{Access, Task, TaskHooks, TaskRef, TaskSpec};
 use starpu_core::{AccessMode, Codelet, Error};
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// The core task the next submission of `t` uses (see `TaskSlot::prepare`).
@@ -428,7 +429,26 @@ pub extern "C" fn starpu_task_nready() -> c_int {
 pub extern "C" fn starpu_task_get_current() -> *mut starpu_task {
     starpu_core::task::current_task()
         .and_then(|t| t.payload::<CTask>().map(CTask::ptr))
-        .unwrap_or(std::ptr::null_mut())
+        .unwrap_or_else(|| STAND_IN.with(Cell::get))
+}
+
+thread_local! {
+    /// The C task shown as current while the core runs application code in a task of its
+    /// own, which has no C structure (`with_current_stand_in`).
+    static STAND_IN: Cell<*mut starpu_task> = const { Cell::new(std::ptr::null_mut()) };
+}
+
+/// Runs `f` with `t` as what `starpu_task_get_current` answers on this thread (where no
+/// C task is current), as it was before afterwards, even if `f` unwinds.
+pub(crate) fn with_current_stand_in<R>(t: *mut starpu_task, f: impl FnOnce() -> R) -> R {
+    struct Restore(*mut starpu_task);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            STAND_IN.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Restore(STAND_IN.with(|s| s.replace(t)));
+    f()
 }
 
 /// `starpu_task_get_name`.
