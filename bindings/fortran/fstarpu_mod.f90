@@ -20,7 +20,8 @@
 ! Beyond StarPU's module (each marked "extension" below): fstarpu_task_insert_ret,
 ! fstarpu_task_build, fstarpu_task_set_detach, fstarpu_data_acquire_ret,
 ! fstarpu_task_wait_for_all_ret, fstarpu_codelet_pack_args, fstarpu_funptr_to_cptr,
-! fstarpu_data_set_sequential_consistency_flag, the handle queries
+! fstarpu_data_set_sequential_consistency_flag, fstarpu_data_partition_readonly_downgrade_submit,
+! fstarpu_data_partition_get_nplans, the handle queries
 ! fstarpu_vector_handle_get_nx, fstarpu_matrix_handle_get_nx/ny/ld, the ndim interface,
 ! fstarpu_conf_set_calibrate/bus_calibrate, fstarpu_data_descr_free, and the task_insert
 ! keys StarPU's decoder accepts but its module did not name.
@@ -169,8 +170,14 @@ module fstarpu_mod
                 module procedure tag_declare_deps_array_int, tag_declare_deps_array_long
         end interface fstarpu_tag_declare_deps_array
 
+        ! The same for the sync task's tag.
+        interface fstarpu_create_sync_task
+                module procedure create_sync_task_int, create_sync_task_long
+        end interface fstarpu_create_sync_task
+
         private :: or_cptrs, constant
         private :: tag_declare_deps_array_int, tag_declare_deps_array_long
+        private :: create_sync_task_int, create_sync_task_long
 
         interface
                 ! ==== starpu.h ====
@@ -257,6 +264,14 @@ module fstarpu_mod
                         integer(c_int), intent(out) :: major, minor, release
                 end subroutine fstarpu_get_version
 
+                function fstarpu_is_paused() bind(C, name="starpu_is_paused")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_is_paused
+                end function fstarpu_is_paused
+
+                subroutine fstarpu_display_stats() bind(C, name="starpu_display_stats")
+                end subroutine fstarpu_display_stats
+
                 function fstarpu_getenv_number(name) bind(C)
                         import :: c_int, c_char
                         integer(c_int) :: fstarpu_getenv_number
@@ -316,6 +331,11 @@ module fstarpu_mod
                         import :: c_int
                         integer(c_int) :: fstarpu_combined_worker_get_rank
                 end function fstarpu_combined_worker_get_rank
+
+                function fstarpu_combined_worker_get_id() bind(C, name="starpu_combined_worker_get_id")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_combined_worker_get_id
+                end function fstarpu_combined_worker_get_id
 
                 ! The type as a c_ptr, to compare with FSTARPU_CPU_WORKER etc.
                 function fstarpu_worker_get_type(id) bind(C)
@@ -428,6 +448,12 @@ module fstarpu_mod
                         integer(c_long_long), value, intent(in) :: id
                 end subroutine fstarpu_tag_remove
 
+                function fstarpu_tag_get_task(id) bind(C, name="starpu_tag_get_task")
+                        import :: c_ptr, c_int64_t
+                        type(c_ptr) :: fstarpu_tag_get_task
+                        integer(c_int64_t), value, intent(in) :: id
+                end function fstarpu_tag_get_task
+
                 subroutine fstarpu_task_init(task) bind(C, name="starpu_task_init")
                         import :: c_ptr
                         type(c_ptr), value, intent(in) :: task
@@ -467,6 +493,32 @@ module fstarpu_mod
                         type(c_ptr), value, intent(in) :: task
                         integer(c_int), value, intent(in) :: sched_ctx_id
                 end function fstarpu_task_submit_to_ctx
+
+                subroutine fstarpu_task_set_destroy(task) bind(C, name="starpu_task_set_destroy")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: task
+                end subroutine fstarpu_task_set_destroy
+
+                ! 1 once the task has ended, 0 before.
+                function fstarpu_task_finished(task) bind(C, name="starpu_task_finished")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: fstarpu_task_finished
+                        type(c_ptr), value, intent(in) :: task
+                end function fstarpu_task_finished
+
+                function fstarpu_task_dup(task) bind(C, name="starpu_task_dup")
+                        import :: c_ptr
+                        type(c_ptr) :: fstarpu_task_dup
+                        type(c_ptr), value, intent(in) :: task
+                end function fstarpu_task_dup
+
+                subroutine fstarpu_do_schedule() bind(C, name="starpu_do_schedule")
+                end subroutine fstarpu_do_schedule
+
+                subroutine fstarpu_codelet_display_stats(codelet) bind(C, name="starpu_codelet_display_stats")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: codelet
+                end subroutine fstarpu_codelet_display_stats
 
                 function fstarpu_task_wait(task) bind(C, name="starpu_task_wait")
                         import :: c_int, c_ptr
@@ -1048,6 +1100,18 @@ module fstarpu_mod
                         type(c_ptr) :: fstarpu_df_alloc_vector_filter_block
                 end function fstarpu_df_alloc_vector_filter_block
 
+                function fstarpu_df_alloc_csr_filter_vertical_block() bind(C)
+                        import :: c_ptr
+                        type(c_ptr) :: fstarpu_df_alloc_csr_filter_vertical_block
+                end function fstarpu_df_alloc_csr_filter_vertical_block
+
+                ! The filter carries its child count and the children's interface (dense
+                ! matrices): set no nchildren.
+                function fstarpu_df_alloc_bcsr_filter_canonical_block() bind(C)
+                        import :: c_ptr
+                        type(c_ptr) :: fstarpu_df_alloc_bcsr_filter_canonical_block
+                end function fstarpu_df_alloc_bcsr_filter_canonical_block
+
                 function fstarpu_df_alloc_vector_filter_block_shadow() bind(C)
                         import :: c_ptr
                         type(c_ptr) :: fstarpu_df_alloc_vector_filter_block_shadow
@@ -1164,6 +1228,7 @@ module fstarpu_mod
                         type(c_ptr), intent(in) :: children(*)
                 end subroutine fstarpu_data_partition_readwrite_upgrade_submit
 
+                ! extension (C's StarPU 1.4 call of this name)
                 subroutine fstarpu_data_partition_readonly_downgrade_submit(dh, nparts, children) &
                                 bind(C, name="starpu_data_partition_readonly_downgrade_submit")
                         import :: c_ptr, c_int
@@ -1179,6 +1244,15 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: nparts
                         type(c_ptr), intent(in) :: children(*)
                 end subroutine fstarpu_data_partition_clean
+
+                ! extension (C's starpu_data_partition_get_nplans, StarPU 1.4): how many
+                ! plans of the handle exist (made by fstarpu_data_partition_plan, not yet
+                ! cleaned).
+                function fstarpu_data_partition_get_nplans(dh) bind(C, name="starpu_data_partition_get_nplans")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: fstarpu_data_partition_get_nplans
+                        type(c_ptr), value, intent(in) :: dh
+                end function fstarpu_data_partition_get_nplans
 
                 subroutine fstarpu_data_unpartition_submit(dh, nparts, children, gathering_node) &
                                 bind(C, name="starpu_data_unpartition_submit")
@@ -1335,6 +1409,11 @@ module fstarpu_mod
                 end subroutine fstarpu_block_filter_depth_block_shadow
 
                 ! ==== starpu_data.h ====
+
+                ! StarPU's module names starpu_display_memory_stats, which C does not have:
+                ! this is C's starpu_data_display_memory_stats.
+                subroutine fstarpu_display_memory_stats() bind(C, name="starpu_data_display_memory_stats")
+                end subroutine fstarpu_display_memory_stats
 
                 subroutine fstarpu_data_unregister(dh) bind(C, name="starpu_data_unregister")
                         import :: c_ptr
@@ -1540,12 +1619,256 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: sched_ctx_id
                 end function fstarpu_sched_ctx_get_max_priority
 
+                ! The context's id, or STARPU_NMAX_SCHED_CTXS when none is made (said on
+                ! stderr). workers_array holds nworkers ids (nworkers = -1: every worker);
+                ! arglist: FSTARPU_SCHED_CTX_* keys each followed by its value, then
+                ! C_NULL_PTR. POLICY_NAME takes c_loc of a NUL-terminated string (or
+                ! C_NULL_PTR: the default policy), POLICY_MIN_PRIO, POLICY_MAX_PRIO,
+                ! HIERARCHY_LEVEL and NESTED c_loc of an integer(c_int), POLICY_STRUCT,
+                ! POLICY_INIT and USER_DATA the pointer itself, AWAKE_WORKERS nothing.
+                function fstarpu_sched_ctx_create(workers_array, nworkers, ctx_name, arglist) bind(C)
+                        import :: c_int, c_char, c_ptr
+                        integer(c_int) :: fstarpu_sched_ctx_create
+                        integer(c_int), intent(in) :: workers_array(*)
+                        integer(c_int), value, intent(in) :: nworkers
+                        character(c_char), intent(in) :: ctx_name
+                        type(c_ptr), dimension(*), intent(in) :: arglist
+                end function fstarpu_sched_ctx_create
+
+                function fstarpu_sched_ctx_create_inside_interval(policy_name, sched_ctx_name, &
+                                min_ncpus, max_ncpus, min_ngpus, max_ngpus, allow_overlap) &
+                                bind(C, name="starpu_sched_ctx_create_inside_interval")
+                        import :: c_int, c_char
+                        integer(c_int) :: fstarpu_sched_ctx_create_inside_interval
+                        character(c_char), intent(in) :: policy_name, sched_ctx_name
+                        integer(c_int), value, intent(in) :: min_ncpus, max_ncpus, min_ngpus, max_ngpus
+                        integer(c_int), value, intent(in) :: allow_overlap
+                end function fstarpu_sched_ctx_create_inside_interval
+
+                subroutine fstarpu_sched_ctx_add_workers(workerids, nworkers, ctx) &
+                                bind(C, name="starpu_sched_ctx_add_workers")
+                        import :: c_int
+                        integer(c_int), intent(in) :: workerids(*)
+                        integer(c_int), value, intent(in) :: nworkers, ctx
+                end subroutine fstarpu_sched_ctx_add_workers
+
+                subroutine fstarpu_sched_ctx_remove_workers(workerids, nworkers, ctx) &
+                                bind(C, name="starpu_sched_ctx_remove_workers")
+                        import :: c_int
+                        integer(c_int), intent(in) :: workerids(*)
+                        integer(c_int), value, intent(in) :: nworkers, ctx
+                end subroutine fstarpu_sched_ctx_remove_workers
+
+                ! The context's workers, on stderr.
+                subroutine fstarpu_sched_ctx_display_workers(ctx) bind(C)
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: ctx
+                end subroutine fstarpu_sched_ctx_display_workers
+
+                ! Waits for the context's tasks; its workers go to its inheritor, and so do
+                ! tasks that were waiting for a worker.
+                subroutine fstarpu_sched_ctx_delete(ctx) bind(C, name="starpu_sched_ctx_delete")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: ctx
+                end subroutine fstarpu_sched_ctx_delete
+
+                subroutine fstarpu_sched_ctx_set_inheritor(ctx, inheritor) bind(C, name="starpu_sched_ctx_set_inheritor")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: ctx, inheritor
+                end subroutine fstarpu_sched_ctx_set_inheritor
+
+                function fstarpu_sched_ctx_get_inheritor(ctx) bind(C, name="starpu_sched_ctx_get_inheritor")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_inheritor
+                        integer(c_int), value, intent(in) :: ctx
+                end function fstarpu_sched_ctx_get_inheritor
+
+                function fstarpu_sched_ctx_get_hierarchy_level(ctx) bind(C, name="starpu_sched_ctx_get_hierarchy_level")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_hierarchy_level
+                        integer(c_int), value, intent(in) :: ctx
+                end function fstarpu_sched_ctx_get_hierarchy_level
+
+                ! ctx_ptr: c_loc of an integer(c_int) that lives as long as it is in use
+                ! (C keeps the address), or C_NULL_PTR to go back to the global context.
+                subroutine fstarpu_sched_ctx_set_context(ctx_ptr) bind(C, name="starpu_sched_ctx_set_context")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: ctx_ptr
+                end subroutine fstarpu_sched_ctx_set_context
+
+                function fstarpu_sched_ctx_get_context() bind(C, name="starpu_sched_ctx_get_context")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_context
+                end function fstarpu_sched_ctx_get_context
+
+                subroutine fstarpu_sched_ctx_stop_task_submission() bind(C, name="starpu_sched_ctx_stop_task_submission")
+                end subroutine fstarpu_sched_ctx_stop_task_submission
+
+                subroutine fstarpu_sched_ctx_finished_submit(sched_ctx_id) bind(C, name="starpu_sched_ctx_finished_submit")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end subroutine fstarpu_sched_ctx_finished_submit
+
+                function fstarpu_sched_ctx_get_nworkers(sched_ctx_id) bind(C, name="starpu_sched_ctx_get_nworkers")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_nworkers
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_get_nworkers
+
+                function fstarpu_sched_ctx_get_nshared_workers(sched_ctx_id, sched_ctx_id2) &
+                                bind(C, name="starpu_sched_ctx_get_nshared_workers")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_nshared_workers
+                        integer(c_int), value, intent(in) :: sched_ctx_id, sched_ctx_id2
+                end function fstarpu_sched_ctx_get_nshared_workers
+
+                function fstarpu_sched_ctx_contains_worker(workerid, sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_contains_worker")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_contains_worker
+                        integer(c_int), value, intent(in) :: workerid, sched_ctx_id
+                end function fstarpu_sched_ctx_contains_worker
+
+                ! arch: the worker type's value (as StarPU's module, an integer here).
+                function fstarpu_sched_ctx_contains_type_of_worker(arch, sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_contains_type_of_worker")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_contains_type_of_worker
+                        integer(c_int), value, intent(in) :: arch, sched_ctx_id
+                end function fstarpu_sched_ctx_contains_type_of_worker
+
+                function fstarpu_sched_ctx_worker_get_id(sched_ctx_id) bind(C, name="starpu_sched_ctx_worker_get_id")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_worker_get_id
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_worker_get_id
+
+                function fstarpu_sched_ctx_get_ctx_for_task(task) bind(C, name="starpu_sched_ctx_get_ctx_for_task")
+                        import :: c_int, c_ptr
+                        integer(c_int) :: fstarpu_sched_ctx_get_ctx_for_task
+                        type(c_ptr), value, intent(in) :: task
+                end function fstarpu_sched_ctx_get_ctx_for_task
+
+                function fstarpu_sched_ctx_overlapping_ctxs_on_worker(workerid) &
+                                bind(C, name="starpu_sched_ctx_overlapping_ctxs_on_worker")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_overlapping_ctxs_on_worker
+                        integer(c_int), value, intent(in) :: workerid
+                end function fstarpu_sched_ctx_overlapping_ctxs_on_worker
+
+                function fstarpu_sched_set_min_priority(min_prio) bind(C, name="starpu_sched_set_min_priority")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_set_min_priority
+                        integer(c_int), value, intent(in) :: min_prio
+                end function fstarpu_sched_set_min_priority
+
+                function fstarpu_sched_set_max_priority(max_prio) bind(C, name="starpu_sched_set_max_priority")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_set_max_priority
+                        integer(c_int), value, intent(in) :: max_prio
+                end function fstarpu_sched_set_max_priority
+
+                function fstarpu_sched_ctx_set_min_priority(sched_ctx_id, min_prio) &
+                                bind(C, name="starpu_sched_ctx_set_min_priority")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_set_min_priority
+                        integer(c_int), value, intent(in) :: sched_ctx_id, min_prio
+                end function fstarpu_sched_ctx_set_min_priority
+
+                function fstarpu_sched_ctx_set_max_priority(sched_ctx_id, max_prio) &
+                                bind(C, name="starpu_sched_ctx_set_max_priority")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_set_max_priority
+                        integer(c_int), value, intent(in) :: sched_ctx_id, max_prio
+                end function fstarpu_sched_ctx_set_max_priority
+
+                function fstarpu_sched_ctx_min_priority_is_set(sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_min_priority_is_set")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_min_priority_is_set
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_min_priority_is_set
+
+                function fstarpu_sched_ctx_max_priority_is_set(sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_max_priority_is_set")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_max_priority_is_set
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_max_priority_is_set
+
+                function fstarpu_sched_ctx_get_user_data(sched_ctx_id) bind(C, name="starpu_sched_ctx_get_user_data")
+                        import :: c_int, c_ptr
+                        type(c_ptr) :: fstarpu_sched_ctx_get_user_data
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_get_user_data
+
+                subroutine fstarpu_sched_ctx_delete_worker_collection(sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_delete_worker_collection")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end subroutine fstarpu_sched_ctx_delete_worker_collection
+
+                subroutine fstarpu_sched_ctx_set_policy_data(sched_ctx_id, policy_data) &
+                                bind(C, name="starpu_sched_ctx_set_policy_data")
+                        import :: c_int, c_ptr
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                        type(c_ptr), value, intent(in) :: policy_data
+                end subroutine fstarpu_sched_ctx_set_policy_data
+
+                function fstarpu_sched_ctx_get_policy_data(sched_ctx_id) bind(C, name="starpu_sched_ctx_get_policy_data")
+                        import :: c_int, c_ptr
+                        type(c_ptr) :: fstarpu_sched_ctx_get_policy_data
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_get_policy_data
+
+                function fstarpu_sched_ctx_exec_parallel_code(func, param, sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_exec_parallel_code")
+                        import :: c_int, c_funptr, c_ptr
+                        type(c_ptr) :: fstarpu_sched_ctx_exec_parallel_code
+                        type(c_funptr), value, intent(in) :: func
+                        type(c_ptr), value, intent(in) :: param
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_exec_parallel_code
+
+                function fstarpu_sched_ctx_get_nready_tasks(sched_ctx_id) bind(C, name="starpu_sched_ctx_get_nready_tasks")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_nready_tasks
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_get_nready_tasks
+
+                subroutine fstarpu_sched_ctx_bind_current_thread_to_cpuid(cpuid) &
+                                bind(C, name="starpu_sched_ctx_bind_current_thread_to_cpuid")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: cpuid
+                end subroutine fstarpu_sched_ctx_bind_current_thread_to_cpuid
+
                 ! ==== starpu_fxt.h, starpu_cuda.h, starpu_stdlib.h ====
 
                 function fstarpu_timing_now() bind(C, name="starpu_timing_now")
                         import :: c_double
                         real(c_double) :: fstarpu_timing_now
                 end function fstarpu_timing_now
+
+                subroutine fstarpu_fxt_autostart_profiling(autostart) bind(C, name="starpu_fxt_autostart_profiling")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: autostart
+                end subroutine fstarpu_fxt_autostart_profiling
+
+                subroutine fstarpu_fxt_start_profiling() bind(C, name="starpu_fxt_start_profiling")
+                end subroutine fstarpu_fxt_start_profiling
+
+                subroutine fstarpu_fxt_stop_profiling() bind(C, name="starpu_fxt_stop_profiling")
+                end subroutine fstarpu_fxt_stop_profiling
+
+                subroutine fstarpu_fxt_write_data_trace(filename) bind(C, name="starpu_fxt_write_data_trace")
+                        import :: c_char
+                        character(c_char), intent(in) :: filename
+                end subroutine fstarpu_fxt_write_data_trace
+
+                subroutine fstarpu_trace_user_event(code) bind(C, name="starpu_trace_user_event")
+                        import :: c_long
+                        integer(c_long), value, intent(in) :: code
+                end subroutine fstarpu_trace_user_event
 
                 function fstarpu_cuda_get_local_stream() bind(C, name="starpu_cuda_get_local_stream")
                         import :: c_ptr
@@ -1927,6 +2250,37 @@ contains
                 end interface
                 call c_tag_declare_deps_array(id, ndeps, tag_array)
         end subroutine tag_declare_deps_array_long
+
+        subroutine create_sync_task_int(sync_tag, ndeps, tag_array, callback, callback_arg)
+                integer(c_int), value, intent(in) :: sync_tag
+                integer(c_int), value, intent(in) :: ndeps
+                integer(c_int64_t), intent(in) :: tag_array(*)
+                type(c_funptr), value, intent(in) :: callback
+                type(c_ptr), value, intent(in) :: callback_arg
+                call create_sync_task_long(int(sync_tag, c_int64_t), ndeps, tag_array, callback, callback_arg)
+        end subroutine create_sync_task_int
+
+        ! A task without codelet that ends once the ndeps tags are done (it carries tag
+        ! sync_tag), then calls callback(callback_arg) unless callback is C_NULL_FUNPTR.
+        subroutine create_sync_task_long(sync_tag, ndeps, tag_array, callback, callback_arg)
+                integer(c_int64_t), value, intent(in) :: sync_tag
+                integer(c_int), value, intent(in) :: ndeps
+                integer(c_int64_t), intent(in) :: tag_array(*)
+                type(c_funptr), value, intent(in) :: callback
+                type(c_ptr), value, intent(in) :: callback_arg
+                interface
+                        subroutine c_create_sync_task(sync_tag, ndeps, tag_array, callback, callback_arg) &
+                                        bind(C, name="starpu_create_sync_task")
+                                import :: c_int, c_int64_t, c_funptr, c_ptr
+                                integer(c_int64_t), value, intent(in) :: sync_tag
+                                integer(c_int), value, intent(in) :: ndeps
+                                integer(c_int64_t), intent(in) :: tag_array(*)
+                                type(c_funptr), value, intent(in) :: callback
+                                type(c_ptr), value, intent(in) :: callback_arg
+                        end subroutine c_create_sync_task
+                end interface
+                call c_create_sync_task(sync_tag, ndeps, tag_array, callback, callback_arg)
+        end subroutine create_sync_task_long
 
         ! StarPU's module names fstarpu_data_descr_free this way.
         subroutine fstarpu_data_descrg_free(descr)

@@ -3,9 +3,10 @@
 //! Declared here rather than reached through the C face's Rust modules: the helpers
 //! depend on StarPU's C API only, whatever file of bindings/c defines it.
 
+use crate::sched_ctx::_starpu_sched_ctx_options;
 use crate::types::{
     starpu_codelet, starpu_codelet_pack_arg_data, starpu_conf, starpu_data_filter,
-    starpu_data_handle_t, starpu_task,
+    starpu_data_handle_t, starpu_data_interface_ops, starpu_task,
 };
 use libc::{c_char, c_int, c_uint, c_void, size_t};
 
@@ -144,6 +145,39 @@ extern "C" {
         i: c_uint,
         n: c_uint,
     );
+
+    pub fn starpu_csr_filter_vertical_block(
+        f: *mut c_void,
+        c: *mut c_void,
+        d: *mut starpu_data_filter,
+        i: c_uint,
+        n: c_uint,
+    );
+    pub fn starpu_bcsr_filter_canonical_block(
+        f: *mut c_void,
+        c: *mut c_void,
+        d: *mut starpu_data_filter,
+        i: c_uint,
+        n: c_uint,
+    );
+    pub fn starpu_bcsr_filter_canonical_block_get_nchildren(
+        d: *mut starpu_data_filter,
+        h: starpu_data_handle_t,
+    ) -> c_uint;
+    pub fn starpu_bcsr_filter_canonical_block_child_ops(
+        d: *mut starpu_data_filter,
+        child: c_uint,
+    ) -> *mut starpu_data_interface_ops;
+
+    // Scheduling contexts: the body of `starpu_sched_ctx_create` once its options are
+    // read (the C face's variadic walker calls it too), and the display of a context.
+    pub fn _starpu_sched_ctx_create_with(
+        workerids: *const c_int,
+        nworkers: c_int,
+        name: *const c_char,
+        o: *const _starpu_sched_ctx_options,
+    ) -> c_uint;
+    pub fn starpu_sched_ctx_display_workers(ctx: c_uint, f: *mut libc::FILE);
 
     /// glibc's standard error stream (`starpu_topology_print` writes to a FILE).
     pub static mut stderr: *mut libc::FILE;

@@ -57,6 +57,22 @@ preset_filters! {
     fstarpu_df_alloc_block_filter_block_shadow => starpu_block_filter_block_shadow,
     fstarpu_df_alloc_block_filter_vertical_block => starpu_block_filter_vertical_block,
     fstarpu_df_alloc_block_filter_vertical_block_shadow => starpu_block_filter_vertical_block_shadow,
+    fstarpu_df_alloc_csr_filter_vertical_block => starpu_csr_filter_vertical_block,
+}
+
+/// `fstarpu_df_alloc_bcsr_filter_canonical_block`: one dense matrix child per stored
+/// block. The count and the children's interface come from the matrix itself, so the
+/// filter carries the two functions C sets beside `starpu_bcsr_filter_canonical_block`
+/// (the module offers no way to name them).
+#[no_mangle]
+pub unsafe extern "C" fn fstarpu_df_alloc_bcsr_filter_canonical_block() -> *mut starpu_data_filter {
+    let f = fstarpu_data_filter_allocate();
+    if let Some(d) = f.as_mut() {
+        d.filter_func = Some(capi::starpu_bcsr_filter_canonical_block as FilterFunc);
+        d.get_nchildren = Some(capi::starpu_bcsr_filter_canonical_block_get_nchildren as NChildren);
+        d.get_child_ops = Some(capi::starpu_bcsr_filter_canonical_block_child_ops as ChildOps);
+    }
+    f
 }
 
 /// `fstarpu_data_filter_set_filter_func`: `f` is `C_FUNLOC` of a filter function.

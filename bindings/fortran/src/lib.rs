@@ -24,6 +24,7 @@ mod constants;
 mod filters;
 mod insert;
 mod misc;
+mod sched_ctx;
 
 /// Prints `[starpu][ROUTINE] message` on stderr, the C face's format.
 fn report(routine: &str, message: impl std::fmt::Display) {

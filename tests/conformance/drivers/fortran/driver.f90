@@ -232,6 +232,8 @@ module driver_state
                 ! What the task's argument array points to (read when the task is made).
                 integer(c_int64_t) :: values(2) = 0, tag = 0
                 integer(c_int) :: prio = 0, one = 1
+                ! ctx=X: the context's id (FSTARPU_SCHED_CTX reads it through c_loc).
+                integer(c_int) :: ctx = 0
                 logical :: nodetach = .false.
                 ! Under the lock: the kernel has started, the callback has run.
                 logical :: started = .false., called = .false.
@@ -246,6 +248,15 @@ module driver_state
                 integer :: first_child = 0
                 type(c_ptr) :: children(max_plan_children) = c_null_ptr
         end type plan_rec
+
+        ! Scheduling contexts by name; `global` is context 0. A deleted context keeps its
+        ! name and id (a later ctx=X names a deleted context, which is bad input).
+        ! STARPU_NMAX_SCHED_CTXS (starpu_config.h): fstarpu_sched_ctx_create's answer
+        ! when no context is made; fstarpu_mod has no constant for it.
+        integer, parameter :: max_ctxs = 16, nmax_sched_ctxs = 10
+        character(len=name_len), save :: ctx_names(max_ctxs) = ""
+        integer(c_int), save :: ctx_ids(max_ctxs) = 0
+        integer, save :: nctxs = 0
 
         type(data_rec), target, save :: datas(max_data)
         type(plan_rec), target, save :: plans(max_plans)
@@ -267,11 +278,11 @@ module driver_kernels
         use driver_state
         implicit none
 
-        integer, parameter :: nkernels = 11
+        integer, parameter :: nkernels = 13, k_spmd_index = 13
         character(len=16), parameter :: kernel_names(nkernels) = [character(len=16) :: &
                 "noop", "set", "add", "scale", "affine", "axpy", "copy", "sum", &
-                "try_acquire", "try_wait_all", "gate"]
-        integer, parameter :: kernel_nvalues(nkernels) = [0, 1, 1, 1, 2, 1, 0, 0, 1, 0, 1]
+                "try_acquire", "try_wait_all", "gate", "worker", "spmd"]
+        integer, parameter :: kernel_nvalues(nkernels) = [0, 1, 1, 1, 2, 1, 0, 0, 1, 0, 1, 0, 0]
 
         ! A buffer's elements: element i (from 0) is p((i / nx) * ld + mod(i, nx) + 1).
         type view
@@ -548,14 +559,34 @@ contains
 
         recursive subroutine k_try_wait_all(buffers, cl_args) bind(C)
                 type(c_ptr), value, intent(in) :: buffers, cl_args
+                call reporting_kernel(cl_args, "wait_all")
+        end subroutine k_try_wait_all
+
+        ! Records the worker it runs on ("worker N"): where a context placed the task.
+        recursive subroutine k_worker(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call reporting_kernel(cl_args, "worker")
+        end subroutine k_worker
+
+        ! A kernel without values whose work is its report: "wait_all CODE" (what
+        ! fstarpu_task_wait_for_all_ret answers inside a task) or "worker ID".
+        recursive subroutine reporting_kernel(cl_args, what)
+                type(c_ptr), value, intent(in) :: cl_args
+                character(len=*), intent(in) :: what
+                character(len=:), allocatable :: text
                 integer(c_int64_t) :: v(2)
                 integer(c_int) :: id
 
                 id = kernel_begin(cl_args, 0, v)
                 if (id < 0) return
-                call event(id, "report", "wait_all " // code_name(fstarpu_task_wait_for_all_ret()))
+                if (what == "worker") then
+                        text = "worker " // itoa(int(fstarpu_worker_get_id(), c_int64_t))
+                else
+                        text = "wait_all " // code_name(fstarpu_task_wait_for_all_ret())
+                end if
+                call event(id, "report", text)
                 call kernel_end(id)
-        end subroutine k_try_wait_all
+        end subroutine reporting_kernel
 
         ! Holds its worker until the scenario opens the gate: a busy worker without timing.
         recursive subroutine k_gate(buffers, cl_args) bind(C)
@@ -575,6 +606,35 @@ contains
                 call unlock()
                 call kernel_end(id)
         end subroutine k_gate
+
+        ! An SPMD codelet: rank r of a team of s sets every element of its block of vector
+        ! b0 to 10 s + r (b0 cut in s contiguous blocks, the first n mod s ones one
+        ! longer). Only rank 0 prints the task's events: they are the task's, not each
+        ! rank's.
+        recursive subroutine k_spmd(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2)
+                integer(c_int64_t), pointer :: p(:)
+                integer(c_int) :: id, size, rank, n, first, len
+                integer :: i
+
+                size = fstarpu_combined_worker_get_size()
+                rank = fstarpu_combined_worker_get_rank()
+                id = -1
+                if (rank == 0) then
+                        id = kernel_begin(cl_args, 0, v)
+                        if (id < 0) return
+                end if
+                n = fstarpu_vector_get_nx(buffers, 0)
+                call c_f_pointer(fstarpu_vector_get_ptr(buffers, 0), p, [n])
+                first = rank * (n / size) + min(rank, mod(n, size))
+                len = n / size
+                if (rank < mod(n, size)) len = len + 1
+                do i = first + 1, first + len
+                        p(i) = 10 * size + rank
+                end do
+                if (id >= 0) call kernel_end(id)
+        end subroutine k_spmd
 
         recursive subroutine record_callback(arg) bind(C)
                 type(c_ptr), value, intent(in) :: arg
@@ -606,8 +666,12 @@ contains
                         f = c_funloc(k_try_acquire)
                 case (10)
                         f = c_funloc(k_try_wait_all)
-                case default
+                case (11)
                         f = c_funloc(k_gate)
+                case (12)
+                        f = c_funloc(k_worker)
+                case default
+                        f = c_funloc(k_spmd)
                 end select
         end function kernel_func
 end module driver_kernels
@@ -631,9 +695,11 @@ program driver
                 "tag_deps", "tag_notify", "tag_wait", "clock", "open", "await", &
                 "partition_plan", "partition_submit", "partition_readonly_submit", &
                 "partition_readwrite_upgrade_submit", "partition_readonly_downgrade_submit", &
-                "unpartition_submit", "unpartition_readonly_submit", "partition_clean"]
+                "unpartition_submit", "unpartition_readonly_submit", "partition_clean", "nplans", &
+                "ctx", "ctx_remove", "ctx_inheritor", "ctx_delete"]
+        ! No `trs` (transactions): StarPU's Fortran module has no transaction routines.
         character(len=8), parameter :: task_options(*) = [character(len=8) :: &
-                "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey"]
+                "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey", "ctx"]
         character(len=24), parameter :: filter_names(*) = [character(len=24) :: &
                 "vector_block", "matrix_block", "matrix_vertical_block"]
         character(len=12), parameter :: mode_names(*) = [character(len=12) :: "R", "W", "RW", "RW|COMMUTE", &
@@ -761,6 +827,20 @@ contains
                       "partition_readonly_downgrade_submit", "unpartition_submit", "unpartition_readonly_submit", &
                       "partition_clean")
                         call op_plan_switch(t)
+                case ("nplans")
+                        call expect(t, 2, "one handle")
+                        call out("nplans " // trim(t(2)) // " = " // &
+                                itoa(int(fstarpu_data_partition_get_nplans(handle_of(t(2))), c_int64_t)))
+                case ("ctx")
+                        call op_ctx(t)
+                case ("ctx_remove")
+                        call op_ctx_remove(t)
+                case ("ctx_inheritor")
+                        call expect(t, 3, "a context and its heir")
+                        call fstarpu_sched_ctx_set_inheritor(find_ctx(t(2)), find_ctx(t(3)))
+                case ("ctx_delete")
+                        call expect(t, 2, "one context")
+                        call fstarpu_sched_ctx_delete(find_ctx(t(2)))
                 case ("unregister", "unregister_no_coherency")
                         call op_unregister(t)
                 case ("invalidate")
@@ -1254,6 +1334,79 @@ contains
                 end select
         end subroutine op_plan_switch
 
+        ! ---- scheduling contexts
+
+        function find_ctx(name) result(id)
+                character(len=*), intent(in) :: name
+                integer(c_int) :: id
+                integer :: i
+                id = 0
+                if (trim(name) == "global") return
+                do i = 1, nctxs
+                        if (ctx_names(i) == name) then
+                                id = ctx_ids(i)
+                                return
+                        end if
+                end do
+                call die("unknown context '" // trim(name) // "'")
+        end function find_ctx
+
+        ! The worker ids among t(from:) (the tokens without `=`).
+        subroutine parse_workers(t, from, ids, n)
+                character(len=*), intent(in) :: t(:)
+                integer, intent(in) :: from
+                integer(c_int), intent(out) :: ids(:)
+                integer(c_int), intent(out) :: n
+                integer :: i
+                n = 0
+                do i = from, size(t)
+                        if (index(t(i), "=") > 0) cycle
+                        if (n == size(ids)) call die("too many workers")
+                        n = n + 1
+                        ids(n) = int(parse_long(t(i)), c_int)
+                end do
+        end subroutine parse_workers
+
+        ! ctx X W... [policy=P]: fstarpu_sched_ctx_create over workers W... (P: eager).
+        subroutine op_ctx(t)
+                character(len=*), intent(in) :: t(:)
+                character(kind=c_char, len=name_len + 1), target :: policy
+                character(len=:), allocatable :: v
+                integer(c_int) :: ids(max_tokens), n, id
+                integer :: i
+                if (size(t) < 2) call die("ctx: expected a name")
+                call check_name(t(2))
+                if (nctxs == max_ctxs) call die("too many contexts")
+                policy = "eager" // c_null_char
+                do i = 3, size(t)
+                        if (has_option(t(i), "policy", v)) then
+                                call check_name(v)
+                                policy = v // c_null_char
+                        else if (index(t(i), "=") > 0) then
+                                call die("ctx: unknown option '" // trim(t(i)) // "'")
+                        end if
+                end do
+                call parse_workers(t, 3, ids, n)
+                id = fstarpu_sched_ctx_create(ids, n, trim(t(2)) // c_null_char, &
+                        [FSTARPU_SCHED_CTX_POLICY_NAME, c_loc(policy), c_null_ptr])
+                if (id < 0 .or. id >= nmax_sched_ctxs) then
+                        call report_ret("ctx", trim(t(2)), -22_c_int)
+                        return
+                end if
+                nctxs = nctxs + 1
+                ctx_names(nctxs) = t(2)
+                ctx_ids(nctxs) = id
+        end subroutine op_ctx
+
+        ! ctx_remove X W...: fstarpu_sched_ctx_remove_workers.
+        subroutine op_ctx_remove(t)
+                character(len=*), intent(in) :: t(:)
+                integer(c_int) :: ids(max_tokens), n
+                if (size(t) < 3) call die("ctx_remove: expected a context and workers")
+                call parse_workers(t, 3, ids, n)
+                call fstarpu_sched_ctx_remove_workers(ids, n, find_ctx(t(2)))
+        end subroutine op_ctx_remove
+
         subroutine op_unpartition(t)
                 character(len=*), intent(in) :: t(:)
                 integer :: parent, i
@@ -1302,6 +1455,10 @@ contains
                 c%cl = fstarpu_codelet_allocate()
                 call fstarpu_codelet_add_cpu_func(c%cl, kernel_func(k))
                 call fstarpu_codelet_set_name(c%cl, trim(c%name) // c_null_char)
+                if (k == k_spmd_index) then
+                        call fstarpu_codelet_set_type(c%cl, FSTARPU_SPMD)
+                        call fstarpu_codelet_set_max_parallelism(c%cl, huge(0_c_int))
+                end if
                 if (size(t) == 4 .and. t(size(t)) == "*") then
                         c%variable = .true.
                         call fstarpu_codelet_set_variable_nbuffers(c%cl)
@@ -1346,7 +1503,7 @@ contains
                 integer, intent(out) :: nargs
                 character(len=:), allocatable :: v
                 integer :: i, colon, nvalues, nbufs
-                logical :: callback, sync, badkey, use_tag
+                logical :: callback, sync, badkey, use_tag, use_ctx
                 type(c_ptr) :: vptr(2)
                 type(data_rec), pointer :: d
 
@@ -1360,6 +1517,7 @@ contains
                 sync = .false.
                 badkey = .false.
                 use_tag = .false.
+                use_ctx = .false.
                 r%nodetach = .false.
                 do i = 4, size(t)
                         colon = index(t(i), ":")
@@ -1398,6 +1556,9 @@ contains
                                 r%nodetach = .true.
                         else if (trim(t(i)) == "badkey" .and. is_insert) then
                                 badkey = .true.
+                        else if (has_option(t(i), "ctx", v)) then
+                                use_ctx = .true.
+                                r%ctx = find_ctx(v)
                         else
                                 call die(trim(t(1)) // ": unknown option '" // trim(t(i)) // "'")
                         end if
@@ -1443,6 +1604,10 @@ contains
                 if (use_tag) then
                         call push(args, nargs, FSTARPU_TAG)
                         call push(args, nargs, c_loc(r%tag))
+                end if
+                if (use_ctx) then
+                        call push(args, nargs, FSTARPU_SCHED_CTX)
+                        call push(args, nargs, c_loc(r%ctx))
                 end if
                 call push(args, nargs, c_null_ptr)
         end subroutine build_args
