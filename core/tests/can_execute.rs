@@ -19,6 +19,7 @@ const POLICIES: &[&str] = &[
     "heteroprio",
     "modular-eager",
     "modular-ws",
+    "graph_test",
 ];
 
 #[test]

@@ -86,11 +86,15 @@ pub unsafe extern "C" fn starpu_get_version(
     }
 }
 
-/// `starpu_do_schedule`: asks the scheduler to push the tasks it holds back. Ready tasks
-/// go to the scheduling policy, and workers take them, as soon as they are ready: there
-/// is nothing held back to push.
+/// `starpu_do_schedule`: tells the scheduling policies that the tasks submitted so far are
+/// all there is for now, so one that holds tasks back (`graph_test`, or an application's
+/// policy with a `do_schedule` function) lets them go.
 #[no_mangle]
-pub extern "C" fn starpu_do_schedule() {}
+pub extern "C" fn starpu_do_schedule() {
+    if let Ok(rt) = crate::ffi::runtime() {
+        rt.do_schedule();
+    }
+}
 
 /// `starpu_reset_scheduler`: asks each context's policy to forget what it learned from
 /// the tasks scheduled so far (StarPU calls the policy's optional reset method; its

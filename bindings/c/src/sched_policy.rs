@@ -33,6 +33,7 @@ struct Table {
     post_exec_hook: Option<unsafe extern "C" fn(*mut starpu_task, c_uint)>,
     add_workers: Option<unsafe extern "C" fn(c_uint, *mut c_int, c_uint)>,
     remove_workers: Option<unsafe extern "C" fn(c_uint, *mut c_int, c_uint)>,
+    do_schedule: Option<unsafe extern "C" fn(c_uint)>,
 }
 
 struct Adapter {
@@ -93,6 +94,7 @@ pub(crate) unsafe fn factory(
         post_exec_hook: p.post_exec_hook,
         add_workers: p.add_workers,
         remove_workers: p.remove_workers,
+        do_schedule: p.do_schedule,
     };
     let name = intern(ffi::string(p.policy_name).unwrap_or_else(|| "application".into()));
     Ok(PolicyFactory::new(move |ctx, _workers| {
@@ -264,6 +266,19 @@ impl Policy for Shared {
             let mut ws: Vec<c_int> = workers.iter().map(|&w| w as c_int).collect();
             // SAFETY: the application's function.
             unsafe { rm(a.ctx, ws.as_mut_ptr(), ws.len() as c_uint) }
+        }
+    }
+
+    fn do_schedule(&self) -> bool {
+        let a = &self.0;
+        match a.table.do_schedule {
+            Some(d) if a.started.load(Ordering::SeqCst) => {
+                // SAFETY: the application's function.
+                unsafe { d(a.ctx) };
+                // What it let go is not known here: workers look again.
+                true
+            }
+            _ => false,
         }
     }
 

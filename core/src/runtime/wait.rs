@@ -24,7 +24,7 @@ impl Runtime {
     /// `TaskFailed` error when tasks failed since the previous call: how many, and the
     /// first one's message (see `Task::failure` for each).
     pub fn wait_for_all(&self) -> Result<()> {
-        check_may_block("waiting for all tasks")?;
+        self.check_may_block("waiting for all tasks")?;
         self.all_bell
             .wait_until(|| self.submitted.load(Ordering::SeqCst) == 0);
         self.graveyard.empty();
@@ -37,7 +37,7 @@ impl Runtime {
     /// Waits until at most `n` submitted tasks remain (`starpu_task_wait_for_n_submitted`);
     /// refused from a task or a callback.
     pub fn wait_until_at_most(&self, n: usize) -> Result<()> {
-        check_may_block("waiting for submitted tasks")?;
+        self.check_may_block("waiting for submitted tasks")?;
         self.wait_for_n_submitted(n);
         Ok(())
     }
@@ -45,7 +45,7 @@ impl Runtime {
     /// Waits until no task waits for a worker (`starpu_task_wait_for_no_ready`): every
     /// ready task has been taken. Polls: the queues have no bell of their own.
     pub fn wait_for_no_ready(&self) -> Result<()> {
-        check_may_block("waiting for ready tasks to be taken")?;
+        self.check_may_block("waiting for ready tasks to be taken")?;
         while self.nready() > 0 {
             std::thread::sleep(std::time::Duration::from_micros(50));
         }
@@ -70,7 +70,7 @@ impl Runtime {
     /// Only tasks submitted with `detach(false)` may be waited for: a detached task may be
     /// gone by the time anyone waits (its face may free it as soon as it ends).
     pub fn wait(&self, task: &TaskRef) -> Result<()> {
-        check_may_block("waiting for a task")?;
+        self.check_may_block("waiting for a task")?;
         let Some(spec) = task.spec() else {
             return Err(Error::invalid(
                 "waiting for a task: the task was not submitted",
@@ -87,7 +87,7 @@ impl Runtime {
 
     /// Waits for one task to end, detached or not; returns its failure if it failed.
     pub(crate) fn wait_task(&self, task: &TaskRef) -> Result<()> {
-        check_may_block("waiting for a task")?;
+        self.check_may_block("waiting for a task")?;
         if !task.is_submitted() {
             return Err(Error::invalid(
                 "waiting for a task: the task was not submitted",
@@ -102,7 +102,7 @@ impl Runtime {
 
     /// Waits until every tag of `ids` is done (`starpu_tag_wait_array`).
     pub fn tag_wait(&self, ids: &[u64]) -> Result<()> {
-        check_may_block("waiting for a tag")?;
+        self.check_may_block("waiting for a tag")?;
         self.task_bell
             .wait_until(|| ids.iter().all(|&id| self.tags.is_done(id)));
         Ok(())
@@ -116,7 +116,12 @@ impl Runtime {
         self.schedule(ready);
     }
 
+    /// Checks that this thread may block to wait for tasks, then lets tasks a policy holds
+    /// back go (as StarPU's waits call `starpu_do_schedule`): otherwise, under a policy
+    /// that waits for the whole graph, the program would wait for tasks that wait for it.
     pub(crate) fn check_may_block(&self, what: &str) -> Result<()> {
-        check_may_block(what)
+        check_may_block(what)?;
+        self.do_schedule();
+        Ok(())
     }
 }

@@ -263,6 +263,30 @@ impl Runtime {
         ctx.policy.as_deref().unwrap_or(&*self.policy)
     }
 
+    /// `starpu_do_schedule`: tells every context's policy that the tasks submitted so far
+    /// are all there is for now ([`Policy::do_schedule`]), and wakes the workers if one let
+    /// tasks go. Waiting for tasks does it first.
+    pub fn do_schedule(&self) {
+        let mut released = self.policy.do_schedule();
+        if self.contexts.is_active() {
+            for id in 1..MAX_CONTEXTS as u32 {
+                if let Some(p) = self
+                    .contexts
+                    .get(id)
+                    .as_ref()
+                    .and_then(|c| c.policy.as_ref())
+                {
+                    released |= p.do_schedule();
+                }
+            }
+        }
+        if released {
+            for w in &self.workers {
+                w.wake();
+            }
+        }
+    }
+
     /// Creates a scheduling context over `workers` (`starpu_sched_ctx_create`) and returns
     /// its id. Its policy is `options.custom_policy`, else the policy named
     /// `options.policy`, else the default one.

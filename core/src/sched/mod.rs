@@ -6,6 +6,7 @@
 mod central;
 pub mod contexts;
 mod dm;
+mod graph_test;
 pub mod heteroprio;
 pub mod modular;
 pub mod queue;
@@ -85,6 +86,14 @@ pub trait Policy: Send + Sync {
         (0, 0)
     }
 
+    /// StarPU's `do_schedule`: the application says the tasks it meant to submit for now
+    /// are submitted, so a policy holding ready tasks back (to look at the whole graph
+    /// first) lets them go. Returns true when tasks were let go, so the runtime wakes the
+    /// workers. The runtime also calls it before it blocks a thread waiting for tasks.
+    fn do_schedule(&self) -> bool {
+        false
+    }
+
     /// The policy as `Any`, for the calls that configure one policy in particular
     /// (`starpu_heteroprio_*`); `None` for policies nothing configures that way.
     fn as_any(&self) -> Option<&dyn std::any::Any> {
@@ -137,6 +146,11 @@ pub const POLICIES: &[(&str, &str)] = &[
         "heterogeneous earliest finish time: an alias of dmda",
     ),
     (
+        "graph_test",
+        "test policy for using graphs in scheduling decisions: ready tasks wait until the \
+         graph is complete (starpu_do_schedule, or a wait), then run deepest first",
+    ),
+    (
         "heteroprio",
         "heteroprio: buckets of tasks by priority, each architecture taking from its own ordered list of buckets",
     ),
@@ -177,7 +191,7 @@ pub const POLICIES: &[(&str, &str)] = &[
 ];
 
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.
-const NOT_YET: &[&str] = &["graph_test", "modular-heft", "nodems"];
+const NOT_YET: &[&str] = &["modular-heft", "nodems"];
 
 /// Makes a policy written outside this crate (an application's, through a face) for the
 /// context `ctx` over `workers` (the runtime's workers; the context's members are told by
@@ -233,6 +247,7 @@ pub fn create(name: &str, workers: &[Worker]) -> Result<Box<dyn Policy>> {
         "dmdar" => Box::new(dm::Dm::new(dm::Variant::Dmdar, workers)),
         "heft" => Box::new(dm::Dm::new(dm::Variant::Heft, workers)),
         "heteroprio" => Box::new(heteroprio::Heteroprio::new(workers)?),
+        "graph_test" => Box::new(graph_test::GraphTest::from_env()?),
         _ => {
             let names: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
             let what = if NOT_YET.contains(&name) {

@@ -78,6 +78,13 @@ impl Task {
         }
     }
 
+    /// The tasks waiting for this one, through data or explicit dependencies, not
+    /// released yet (a snapshot, for policies that look at the task graph).
+    pub(crate) fn waiting_successors(&self) -> Vec<TaskRef> {
+        let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+        s.list.iter().chain(s.data_list.iter()).cloned().collect()
+    }
+
     /// Makes the end of `self` wait for the end of `pred` (not only for its start).
     pub fn add_end_dependency(self: &std::sync::Arc<Self>, pred: &TaskRef) {
         let mut s = pred.successors.lock().unwrap_or_else(|e| e.into_inner());
