@@ -118,7 +118,13 @@ pub fn env_var(name: &str) -> Option<String> {
 
 /// Reads an integer environment variable; a malformed value is an error naming the variable.
 pub fn env_int(name: &str) -> Result<Option<i64>> {
-    match env_var(name) {
+    parse_int(name, env_var(name))
+}
+
+/// The integer `value` of variable `name` (`None`: unset); a malformed value is an error
+/// naming the variable.
+pub fn parse_int(name: &str, value: Option<String>) -> Result<Option<i64>> {
+    match value {
         None => Ok(None),
         Some(v) => v
             .trim()

@@ -4,6 +4,9 @@
 //! forever while the task waits for it); a modular tree never hands a task to a worker
 //! that refuses it.
 
+use starpu_core::sched::heteroprio::options::{AutoOptions, LaOptions, Options};
+use starpu_core::sched::heteroprio::Heteroprio;
+use starpu_core::sched::PolicyFactory;
 use starpu_core::{Codelet, Config, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -22,14 +25,54 @@ const POLICIES: &[&str] = &[
     "graph_test",
 ];
 
+/// Every policy by name, and heteroprio's locality-aware and auto-calibration modes.
+fn configs() -> Vec<(String, Config)> {
+    let mut out: Vec<(String, Config)> = POLICIES
+        .iter()
+        .map(|sched| {
+            let c = Config {
+                sched_policy: Some(sched.to_string()),
+                ..Config::default()
+            };
+            (sched.to_string(), c)
+        })
+        .collect();
+    let data = std::env::temp_dir().join(format!("can-execute-{}.data", std::process::id()));
+    let modes = [
+        (
+            "heteroprio (locality-aware)",
+            Options {
+                locality: Some(LaOptions::read(&|_| None).unwrap()),
+                auto: None,
+            },
+        ),
+        (
+            "heteroprio (auto-calibration)",
+            Options {
+                locality: None,
+                auto: Some(AutoOptions::read(&|_| None, data).unwrap()),
+            },
+        ),
+    ];
+    for (label, opts) in modes {
+        let c = Config {
+            custom_policy: Some(PolicyFactory::new(move |_, workers| {
+                Box::new(Heteroprio::with_options(workers, opts.clone()))
+            })),
+            ..Config::default()
+        };
+        out.push((label.to_string(), c));
+    }
+    out
+}
+
 #[test]
 fn tasks_only_one_worker_accepts_all_run() {
-    for sched in POLICIES {
+    for (sched, config) in configs() {
         let rt = Runtime::start(Config {
             ncpus: Some(2),
-            sched_policy: Some(sched.to_string()),
             silent: true,
-            ..Config::default()
+            ..config
         })
         .unwrap();
         let ran_on_1 = Arc::new(AtomicUsize::new(0));
@@ -63,4 +106,7 @@ fn tasks_only_one_worker_accepts_all_run() {
         assert_eq!(ran_on_1.load(Ordering::SeqCst), rounds, "under {sched}");
         rt.shutdown();
     }
+    let _ = std::fs::remove_file(
+        std::env::temp_dir().join(format!("can-execute-{}.data", std::process::id())),
+    );
 }

@@ -2,18 +2,22 @@
  * examples/scheduler/heteroprio_test.c does: an init hook (conf.sched_policy_init for the
  * global context, STARPU_SCHED_CTX_POLICY_INIT for a context) gives each architecture its
  * list of buckets, and a task's priority names its bucket. With one CPU worker and the
- * tasks queued while paused, the order the tasks run is the order of the CPU's list. */
+ * tasks queued while paused, the order the tasks run is the order of the CPU's list.
+ * A third context turns the locality-aware mode on from its hook
+ * (starpu_heteroprio_set_use_locality): with one memory node, the order is the same, and
+ * starpu_heteroprio_print_wgroups shows the one group. */
 #include "test_common.h"
 #include <starpu_heteroprio.h>
 #include <pthread.h>
+#include <string.h>
 
 #define NTASKS 6
 
 static int order[64];
 static int norder;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int init_calls[2];
-static unsigned init_ctx[2];
+static int init_calls[3];
+static unsigned init_ctx[3];
 
 static void record(void *buffers[], void *arg)
 {
@@ -52,6 +56,19 @@ static void ctx_init(unsigned ctx)
 	starpu_heteroprio_set_mapping(ctx, STARPU_CPU_WORKER, 0, 1);
 	starpu_heteroprio_set_mapping(ctx, STARPU_CPU_WORKER, 1, 2);
 	starpu_heteroprio_set_mapping(ctx, STARPU_CPU_WORKER, 2, 0);
+}
+
+/* A context in the locality-aware mode: buckets 2, 1, then 0. */
+static void la_init(unsigned ctx)
+{
+	init_calls[2]++;
+	init_ctx[2] = ctx;
+	starpu_heteroprio_set_use_locality(ctx, 1);
+	starpu_heteroprio_set_nb_prios(ctx, STARPU_CPU_WORKER, 3);
+	starpu_heteroprio_set_mapping(ctx, STARPU_CPU_WORKER, 0, 2);
+	starpu_heteroprio_set_mapping(ctx, STARPU_CPU_WORKER, 1, 1);
+	starpu_heteroprio_set_mapping(ctx, STARPU_CPU_WORKER, 2, 0);
+	starpu_heteroprio_map_wgroup_memory_nodes(ctx);
 }
 
 static void run(unsigned ctx, const int *prios, int n)
@@ -121,6 +138,33 @@ int main(void)
 	run(ctx, prios, NTASKS);
 	check_order("context", want_ctx, NTASKS);
 	starpu_sched_ctx_delete(ctx);
+
+	unsigned la = starpu_sched_ctx_create(&w0, 1, "la", STARPU_SCHED_CTX_POLICY_NAME,
+					      "heteroprio", STARPU_SCHED_CTX_POLICY_INIT, la_init, 0);
+	CHECK(init_calls[2] == 1 && init_ctx[2] == la, "locality init hook: %d calls, ctx %u",
+	      init_calls[2], init_ctx[2]);
+	const int want_la[NTASKS] = {2, 2, 1, 1, 0, 0};
+	run(la, prios, NTASKS);
+	check_order("locality-aware context", want_la, NTASKS);
+	FILE *f = tmpfile();
+	CHECK(f != NULL, "tmpfile");
+	if (f) {
+		char text[4096] = {0};
+		starpu_heteroprio_print_wgroups(f, la);
+		rewind(f);
+		size_t n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = 0;
+		fclose(f);
+		CHECK(strstr(text, "There are 1 groups") != NULL, "print_wgroups wrote: %s", text);
+		CHECK(strstr(text, "Worker 0 => group 0") != NULL, "print_wgroups wrote: %s", text);
+	}
+	starpu_sched_ctx_delete(la);
+
+	/* The heuristics' names, indexed by their values. */
+	CHECK(strcmp(starpu_autoheteroprio_priority_ordering_policy_names[STARPU_HETEROPRIO_URT_DOT_DIFF_4],
+		     "STARPU_HETEROPRIO_URT_DOT_DIFF_4") == 0, "ordering policy names");
+	CHECK(STARPU_AUTOHETEROPRIO_PRIORITY_ORDERING_POLICY_COUNT ==
+	      STARPU_HETEROPRIO_NODS_TIME_RELEASED_DIFF + 1, "ordering policy count");
 
 	/* Configuring a context scheduled by another policy is refused, not a crash. */
 	unsigned eager = starpu_sched_ctx_create(&w0, 1, "eager", STARPU_SCHED_CTX_POLICY_NAME,

@@ -65,7 +65,7 @@ pub unsafe extern "C" fn starpu_bound_compute(
 }
 
 /// Writes `text` on `output` (a C stream), if there is one.
-unsafe fn write(output: *mut FILE, text: &str) {
+pub(crate) unsafe fn write(output: *mut FILE, text: &str) {
     if output.is_null() {
         return;
     }

@@ -4,7 +4,7 @@
 
 use crate::ffi::{self, value_call};
 use crate::types::starpu_worker_archtype;
-use libc::{c_float, c_uint};
+use libc::{c_float, c_uint, FILE};
 use starpu_core::sched::heteroprio::Heteroprio;
 
 fn configure(call: &str, ctx: c_uint, f: impl FnOnce(&Heteroprio) -> starpu_core::Result<()>) {
@@ -65,17 +65,47 @@ pub extern "C" fn starpu_heteroprio_set_arch_slow_factor(
     )
 }
 
-/// `starpu_heteroprio_set_use_locality`: the locality-aware mode is not in this build;
-/// 0 is accepted (the mode in use), 1 is reported as an error.
+/// `starpu_heteroprio_set_use_locality`: turns heteroprio's locality-aware mode on (1) or
+/// off (0), from the init hook (refused once tasks are queued).
 #[no_mangle]
 pub extern "C" fn starpu_heteroprio_set_use_locality(sched_ctx_id: c_uint, use_locality: c_uint) {
-    configure("starpu_heteroprio_set_use_locality", sched_ctx_id, |_| {
-        if use_locality == 0 {
-            Ok(())
-        } else {
-            Err(starpu_core::Error::invalid(
-                "heteroprio's locality-aware mode is not implemented in this build",
-            ))
-        }
-    })
+    configure(
+        "starpu_heteroprio_set_use_locality",
+        sched_ctx_id,
+        |h| match use_locality {
+            0 | 1 => h.set_use_locality(use_locality == 1),
+            v => Err(starpu_core::Error::invalid(format!(
+                "use_locality is {v}, not 0 or 1"
+            ))),
+        },
+    )
+}
+
+/// `starpu_heteroprio_map_wgroup_memory_nodes`: one worker group per memory node, and
+/// their access orders made again (locality-aware mode only).
+#[no_mangle]
+pub extern "C" fn starpu_heteroprio_map_wgroup_memory_nodes(sched_ctx_id: c_uint) {
+    configure(
+        "starpu_heteroprio_map_wgroup_memory_nodes",
+        sched_ctx_id,
+        |h| h.map_wgroup_memory_nodes(),
+    )
+}
+
+/// `starpu_heteroprio_print_wgroups`: the locality-aware mode's groups and access orders,
+/// written on `stream`.
+///
+/// # Safety
+/// `stream` is a C stream open for writing, or null (nothing is written).
+#[no_mangle]
+pub unsafe extern "C" fn starpu_heteroprio_print_wgroups(stream: *mut FILE, sched_ctx_id: c_uint) {
+    let text = value_call("starpu_heteroprio_print_wgroups", None, || {
+        ffi::runtime()?
+            .with_heteroprio(sched_ctx_id, |h| h.wgroups_report())
+            .map(Some)
+    });
+    if let Some(t) = text {
+        // SAFETY: the caller passes a writable stream or null.
+        unsafe { crate::bound::write(stream, &t) };
+    }
 }

@@ -106,13 +106,18 @@ pub fn calibration_minimum() -> u32 {
     MINIMUM.load(Ordering::Relaxed)
 }
 
-/// The directory of codelet models (`.../sampling/codelets/45`).
-pub fn codelets_dir() -> PathBuf {
-    let base = DIR
-        .read()
+/// StarPU's `sampling` directory in use (where `codelets/`, `bus/` and the heteroprio
+/// data live).
+pub fn sampling_base() -> PathBuf {
+    DIR.read()
         .unwrap_or_else(|e| e.into_inner())
         .clone()
-        .unwrap_or_else(|| sampling_dir(None));
+        .unwrap_or_else(|| sampling_dir(None))
+}
+
+/// The directory of codelet models (`.../sampling/codelets/45`).
+pub fn codelets_dir() -> PathBuf {
+    let base = sampling_base();
     base.join("codelets").join(FORMAT_VERSION.to_string())
 }
 

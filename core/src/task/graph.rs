@@ -125,6 +125,18 @@ impl Task {
     pub(crate) fn drop_pending(&self) -> bool {
         self.pending.fetch_sub(1, Ordering::AcqRel) == 1
     }
+
+    /// The tasks waiting for this one's end or its data, each with its number of
+    /// dependencies still pending: the task graph as a policy sees it at push
+    /// (heteroprio's auto-calibration weighs a task by what it frees).
+    pub(crate) fn successors_pending(&self) -> Vec<(TaskRef, usize)> {
+        let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+        s.list
+            .iter()
+            .chain(s.data_list.iter())
+            .map(|t| (t.clone(), t.pending.load(Ordering::Acquire) as usize))
+            .collect()
+    }
 }
 
 #[cfg(test)]
