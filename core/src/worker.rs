@@ -67,6 +67,10 @@ pub struct Worker {
     /// Tasks that must run on this worker (`execute_on_a_specific_worker`).
     pub(crate) pinned: FifoQueue,
     pub(crate) executed: AtomicU64,
+    /// Set while the worker looks for a task (from before it checks for a pause until it
+    /// has one or none), so that `pause` can wait until no worker can still start a task
+    /// queued after it.
+    pub(crate) popping: AtomicBool,
 }
 
 impl Worker {
@@ -81,6 +85,7 @@ impl Worker {
             thread: OnceLock::new(),
             pinned: FifoQueue::default(),
             executed: AtomicU64::new(0),
+            popping: AtomicBool::new(false),
         }
     }
 

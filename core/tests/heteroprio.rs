@@ -3,6 +3,8 @@
 //! per-worker prefetch queues, the locality-aware mode and auto-calibration. Tasks are
 //! queued while the workers are paused, so the order the policy chooses is the order seen.
 
+mod common;
+
 use starpu_core::perfmodel::PerfModel;
 use starpu_core::sched::heteroprio::options::{AutoOptions, LaOptions, Options};
 use starpu_core::sched::heteroprio::{Heteroprio, MAX_PRIO};
@@ -14,27 +16,19 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn runtime(ncpus: usize) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        sched_policy: Some("heteroprio".into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, Some("heteroprio"))
 }
 
 /// Heteroprio with explicit options (the environment is the process's, shared by the
 /// tests of this file).
 fn runtime_with(ncpus: usize, opts: Options) -> Arc<Runtime> {
-    Runtime::start(Config {
+    common::start(Config {
         ncpus: Some(ncpus),
         custom_policy: Some(PolicyFactory::new(move |_, workers| {
             Box::new(Heteroprio::with_options(workers, opts.clone()))
         })),
-        silent: true,
         ..Config::default()
     })
-    .unwrap()
 }
 
 fn la() -> Options {
@@ -169,13 +163,7 @@ fn bad_configuration_is_an_error() {
         .unwrap_err();
     assert!(e.message.contains("slow factor"), "{}", e.message);
     rt.shutdown();
-    let rt = Runtime::start(Config {
-        ncpus: Some(1),
-        sched_policy: Some("eager".into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap();
+    let rt = common::runtime(1, Some("eager"));
     let e = rt.with_heteroprio(0, |h| h.set_nb_prios(0, 1)).unwrap_err();
     assert!(e.message.contains("not heteroprio"), "{}", e.message);
     rt.shutdown();

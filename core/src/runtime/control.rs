@@ -10,6 +10,18 @@ impl Runtime {
     /// Stops workers from taking new tasks (`starpu_pause`); running tasks finish.
     pub fn pause(&self) {
         self.paused.fetch_add(1, Ordering::SeqCst);
+        // A worker that looked for a task before seeing the pause may still take one
+        // queued from now on: wait until none is looking, so that tasks submitted after
+        // `pause` returns stay queued until `resume` (tests and programs queue tasks
+        // while paused to see them ordered by the policy).
+        // (A worker pausing from inside its own pop, an application policy's, is not
+        // waited for.)
+        let me = crate::worker::current_worker_id();
+        for w in self.workers.iter().filter(|w| Some(w.id) != me) {
+            while w.popping.load(Ordering::SeqCst) {
+                std::hint::spin_loop();
+            }
+        }
     }
 
     /// Undoes one `pause` (`starpu_resume`); the last one lets workers go on.

@@ -430,9 +430,20 @@ impl Runtime {
     }
 
     pub(crate) fn pop_for(&self, w: usize) -> Option<crate::task::TaskRef> {
-        if self.is_paused() || !self.knobs.enabled(w) {
-            return None;
-        }
+        let me = &self.workers[w];
+        // Announced before the pause check (both SeqCst, against `pause`'s increment and
+        // its reading of the flag): a pause either is seen here or waits for this pop.
+        me.popping.store(true, Ordering::SeqCst);
+        let t = if self.paused.load(Ordering::SeqCst) > 0 || !self.knobs.enabled(w) {
+            None
+        } else {
+            self.pop_unpaused(w)
+        };
+        me.popping.store(false, Ordering::Release);
+        t
+    }
+
+    fn pop_unpaused(&self, w: usize) -> Option<crate::task::TaskRef> {
         let me = &self.workers[w];
         if !me.pinned.is_empty() {
             if let Some(t) = me.pinned.pop_front(&|_| true) {

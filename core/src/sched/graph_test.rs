@@ -111,7 +111,7 @@ impl GraphTest {
             if nodes.contains_key(&k) {
                 continue;
             }
-            let succ = t.waiting_successors();
+            let succ: Vec<TaskRef> = t.successors_pending().into_iter().map(|(s, _)| s).collect();
             let keys = succ.iter().map(|s| key(s)).collect();
             stack.extend(succ);
             order.push(k);

@@ -78,13 +78,6 @@ impl Task {
         }
     }
 
-    /// The tasks waiting for this one, through data or explicit dependencies, not
-    /// released yet (a snapshot, for policies that look at the task graph).
-    pub(crate) fn waiting_successors(&self) -> Vec<TaskRef> {
-        let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
-        s.list.iter().chain(s.data_list.iter()).cloned().collect()
-    }
-
     /// Makes the end of `self` wait for the end of `pred` (not only for its start).
     pub fn add_end_dependency(self: &std::sync::Arc<Self>, pred: &TaskRef) {
         let mut s = pred.successors.lock().unwrap_or_else(|e| e.into_inner());
@@ -127,8 +120,8 @@ impl Task {
     }
 
     /// The tasks waiting for this one's end or its data, each with its number of
-    /// dependencies still pending: the task graph as a policy sees it at push
-    /// (heteroprio's auto-calibration weighs a task by what it frees).
+    /// dependencies still pending: the task graph as a policy sees it (heteroprio's
+    /// auto-calibration weighs a task by what it frees; graph_test walks the graph).
     pub(crate) fn successors_pending(&self) -> Vec<(TaskRef, usize)> {
         let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
         s.list
