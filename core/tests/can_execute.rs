@@ -19,6 +19,9 @@ const POLICIES: &[&str] = &[
     "heteroprio",
     "modular-eager",
     "modular-ws",
+    "modular-heft",
+    "modular-heft2",
+    "modular-heft-prio",
 ];
 
 #[test]

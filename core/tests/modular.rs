@@ -131,14 +131,14 @@ fn modular_ws_runs_every_task_and_a_lone_worker_takes_them_by_priority() {
 }
 
 #[test]
-fn model_based_modular_policies_are_refused_clearly() {
+fn policies_not_there_yet_are_refused_clearly() {
     let e = Runtime::start(Config {
         ncpus: Some(1),
-        sched_policy: Some("modular-heft".into()),
+        sched_policy: Some("modular-heteroprio-heft".into()),
         silent: true,
         ..Config::default()
     })
     .err()
-    .expect("modular-heft is not offered");
+    .expect("modular-heteroprio-heft is not offered");
     assert!(e.message.contains("not implemented"), "{}", e.message);
 }
