@@ -2,25 +2,19 @@
 //! `modular-heft-prio`) through the safe Rust API: where tasks go when cost functions
 //! make one worker or one implementation cheaper, that tasks without a model still
 //! run, the order of priorities, and `can_execute` restrictions (calibration:
-//! `sched_models.rs`). The tests
-//! observe where and what ran, never how long anything took.
+//! `sched_models.rs`). The tests observe where and what ran, never how long anything
+//! took.
+
+mod common;
 
 use starpu_core::perfmodel::PerfModel;
-use starpu_core::{AccessMode, Codelet, Config, Runtime};
+use starpu_core::{AccessMode, Codelet, Runtime};
 use std::sync::{Arc, Mutex};
 
 const POLICIES: &[&str] = &["modular-heft", "modular-heft2", "modular-heft-prio"];
 
 fn runtime(ncpus: usize, sched: &str) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        sched_policy: Some(sched.into()),
-        silent: true,
-        // Models learned here are saved at shutdown: not in the user's home.
-        home: Some(std::env::temp_dir().join("starpu-core-tests")),
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, Some(sched))
 }
 
 /// A codelet recording (worker, implementation) of each run, with `model`.

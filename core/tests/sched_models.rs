@@ -1,6 +1,6 @@
 //! Model-based scheduling through the safe Rust API: dmda (and the other model-based
-//! policies) learns which implementation of a codelet is faster and then runs that one. The test observes which implementation
-//! ran, never how long anything took.
+//! policies) learns which implementation of a codelet is faster and then runs that one.
+//! The test observes which implementation ran, never how long anything took.
 
 mod common;
 

@@ -28,7 +28,7 @@
 //!   up to 5 tasks of the window's first priority and places first the one that gains
 //!   most from a good placement (latest minus earliest expected end);
 //! - each worker's queue is sorted by priority and keeps its expected end
-//!   ([`crate::sched::expected`]): a placed task adds its predicted length, a task
+//!   (`sched/expected.rs`): a placed task adds its predicted length, a task
 //!   taken starts the running one's, and its end resets it. A queue refuses tasks past
 //!   30 (`STARPU_NTASKS_THRESHOLD`, StarPU's default for these trees) or past an
 //!   expected length of 1e9 us (`STARPU_EXP_LEN_THRESHOLD`); the refused task waits in
