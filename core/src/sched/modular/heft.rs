@@ -292,7 +292,7 @@ impl HeftTree {
 
     /// The eager part, for worker `w` asking: the first task of the eager window it
     /// may run, queued on `w` with its best implementation there.
-    fn eager_to(&self, w: usize, can_run: &dyn Fn(&Task) -> bool, view: Option<&dyn SchedView>) {
+    fn eager_to(&self, w: usize, can_run: &dyn Fn(&Task) -> bool, view: &dyn SchedView) {
         let task = {
             let mut win = lock(&self.eager);
             let Some(i) = win.0.iter().position(|t| can_run(t)) else {
@@ -304,8 +304,7 @@ impl HeftTree {
             return;
         };
         self.waiting.fetch_sub(1, Ordering::SeqCst);
-        let best = view.and_then(|v| predict::best_impl(&task, w, v));
-        let (nimpl, predicted) = match best {
+        let (nimpl, predicted) = match predict::best_impl(&task, w, view) {
             Some((i, len)) => (Some(i), len),
             None => (None, 0.0),
         };
@@ -373,7 +372,7 @@ impl Policy for HeftTree {
                 return None;
             }
             self.progress(view);
-            self.eager_to(worker, can_run, Some(view));
+            self.eager_to(worker, can_run, view);
             self.take_own(worker, can_run)
         });
         if t.is_some() && self.waiting.load(Ordering::SeqCst) > 0 {
