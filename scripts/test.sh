@@ -20,7 +20,7 @@ echo "== make install"
 make -s install PREFIX="$PREFIX" >/dev/null
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig STARPU_PREFIX=$PREFIX
 echo "== C tests, under each scheduling policy (STARPU_SCHED)"
-SCHEDS="eager prio random ws lws dmda heteroprio modular-ws" tests/c/run.sh
+SCHEDS="eager prio random ws lws dmda heteroprio modular-ws modular-heft" tests/c/run.sh
 echo "== C tests, one CPU worker (STARPU_NCPU=1)"
 STARPU_NCPU=1 tests/c/run.sh
 echo "== Fortran examples (gfortran, fstarpu_mod.f90 as installed)"

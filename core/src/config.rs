@@ -134,6 +134,21 @@ pub fn parse_int(name: &str, value: Option<String>) -> Result<Option<i64>> {
     }
 }
 
+/// Reads a floating-point environment variable; a malformed value is an error naming the
+/// variable.
+pub fn env_float(name: &str) -> Result<Option<f64>> {
+    match env_var(name) {
+        None => Ok(None),
+        Some(v) => v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| Error::invalid(format!("{name}={v:?} is not a number"))),
+    }
+}
+
 fn env_flag(name: &str) -> Result<Option<bool>> {
     Ok(env_int(name)?.map(|v| v != 0))
 }

@@ -4,10 +4,12 @@
 //! forever while the task waits for it); a modular tree never hands a task to a worker
 //! that refuses it.
 
+mod common;
+
 use starpu_core::sched::heteroprio::options::{AutoOptions, LaOptions, Options};
 use starpu_core::sched::heteroprio::Heteroprio;
 use starpu_core::sched::PolicyFactory;
-use starpu_core::{Codelet, Config, Runtime};
+use starpu_core::{Codelet, Config};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -22,6 +24,9 @@ const POLICIES: &[&str] = &[
     "heteroprio",
     "modular-eager",
     "modular-ws",
+    "modular-heft",
+    "modular-heft2",
+    "modular-heft-prio",
     "graph_test",
 ];
 
@@ -69,12 +74,10 @@ fn configs() -> Vec<(String, Config)> {
 #[test]
 fn tasks_only_one_worker_accepts_all_run() {
     for (sched, config) in configs() {
-        let rt = Runtime::start(Config {
+        let rt = common::start(Config {
             ncpus: Some(2),
-            silent: true,
             ..config
-        })
-        .unwrap();
+        });
         let ran_on_1 = Arc::new(AtomicUsize::new(0));
         let r = ran_on_1.clone();
         let only_1 = Arc::new(

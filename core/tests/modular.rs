@@ -2,19 +2,15 @@
 //! tree each one builds, the order tasks run in, and every task running on some worker.
 //! Tasks are queued while the workers are paused, so the order seen is the policy's.
 
+mod common;
+
 use starpu_core::sched::modular::components::Kind;
 use starpu_core::sched::modular::policy::Tree;
 use starpu_core::{Codelet, Config, Runtime};
 use std::sync::{Arc, Mutex};
 
 fn runtime(ncpus: usize, sched: &str) -> Arc<Runtime> {
-    Runtime::start(Config {
-        ncpus: Some(ncpus),
-        sched_policy: Some(sched.into()),
-        silent: true,
-        ..Config::default()
-    })
-    .unwrap()
+    common::runtime(ncpus, Some(sched))
 }
 
 /// Runs one task per priority (queued while paused); returns (priority, worker) in the
@@ -131,14 +127,14 @@ fn modular_ws_runs_every_task_and_a_lone_worker_takes_them_by_priority() {
 }
 
 #[test]
-fn model_based_modular_policies_are_refused_clearly() {
+fn policies_not_there_yet_are_refused_clearly() {
     let e = Runtime::start(Config {
         ncpus: Some(1),
-        sched_policy: Some("modular-heft".into()),
+        sched_policy: Some("modular-heteroprio-heft".into()),
         silent: true,
         ..Config::default()
     })
     .err()
-    .expect("modular-heft is not offered");
+    .expect("modular-heteroprio-heft is not offered");
     assert!(e.message.contains("not implemented"), "{}", e.message);
 }

@@ -1,6 +1,6 @@
-//! Model-based scheduling through the safe Rust API: dmda learns which implementation
-//! of a codelet is faster and then runs that one. The test observes which implementation
-//! ran, never how long anything took.
+//! Model-based scheduling through the safe Rust API: dmda (and the other model-based
+//! policies) learns which implementation of a codelet is faster and then runs that one.
+//! The test observes which implementation ran, never how long anything took.
 
 mod common;
 
@@ -9,6 +9,20 @@ use starpu_core::{AccessMode, Codelet, Runtime};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// The policies placing tasks with performance models.
+const MODEL_POLICIES: &[&str] = &[
+    "dmda",
+    "dm",
+    "dmdas",
+    "dmdap",
+    "dmdasd",
+    "dmdar",
+    "heft",
+    "modular-heft",
+    "modular-heft2",
+    "modular-heft-prio",
+];
 
 fn runtime(sched: &str) -> Arc<Runtime> {
     common::runtime(2, Some(sched))
@@ -35,7 +49,7 @@ fn two_speeds(symbol: &str, ran: Arc<Mutex<Vec<usize>>>) -> Arc<Codelet> {
 
 #[test]
 fn dmda_calibrates_both_implementations_then_runs_the_faster() {
-    for sched in ["dmda", "dm", "dmdas", "dmdap", "dmdasd", "dmdar", "heft"] {
+    for sched in MODEL_POLICIES {
         let symbol = format!("test_two_speeds_{sched}_{}", std::process::id());
         let rt = runtime(sched);
         let ran = Arc::new(Mutex::new(Vec::new()));
@@ -73,7 +87,7 @@ fn dmda_calibrates_both_implementations_then_runs_the_faster() {
 
 #[test]
 fn model_policies_spread_tasks_without_a_model() {
-    for sched in ["dm", "dmda", "dmdas", "dmdap", "dmdasd", "dmdar", "heft"] {
+    for sched in MODEL_POLICIES {
         let rt = runtime(sched);
         let workers = Arc::new(Mutex::new(Vec::new()));
         let w = workers.clone();
@@ -91,8 +105,9 @@ fn model_policies_spread_tasks_without_a_model() {
         rt.wait_for_all().unwrap();
         assert_eq!(done.load(Ordering::SeqCst), 20);
         let on0 = workers.lock().unwrap().iter().filter(|&&w| w == 0).count();
-        // Placed by queued (and running) task count: the second task already finds
-        // worker 0 busy, so both workers get work.
+        // Placed by queued (and running) task count (the dm family), or taken by the
+        // workers that ask (the modular trees): the second task already finds worker 0
+        // busy, so both workers get work.
         assert!((1..20).contains(&on0), "{sched}: {on0} of 20 on worker 0");
         rt.shutdown();
     }

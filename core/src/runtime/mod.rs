@@ -453,7 +453,8 @@ impl Runtime {
         let t = if self.contexts.is_active() {
             self.pop_from_contexts(w)
         } else {
-            self.policy.pop(w, &|t| self.choose_impl(t, w).is_some())
+            self.policy
+                .pop_in(w, &|t| self.choose_impl(t, w).is_some(), self)
         };
         if t.is_none() && self.nsleeping.load(Ordering::SeqCst) > 0 && self.has_work(w) {
             // The work left is work this worker cannot run (`can_execute`, `where`): a

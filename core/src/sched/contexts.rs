@@ -666,7 +666,7 @@ impl Runtime {
             if ctx.runners() & (1u64 << w) == 0 {
                 continue;
             }
-            if let Some(t) = self.ctx_policy(&ctx).pop(w, &can_run) {
+            if let Some(t) = self.ctx_policy(&ctx).pop_in(w, &can_run, self) {
                 return Some(t);
             }
         }

@@ -18,14 +18,12 @@
 //! the task is inserted ahead of the lower-priority ones. A high-priority task thus goes
 //! to a worker whose queue holds only low-priority work, and meets its "deadline" sooner.
 
+use super::expected::WorkerQueue;
 use super::view::{Expected, SchedView};
 use super::Policy;
 use crate::memory::NodeId;
 use crate::task::{Task, TaskRef};
 use crate::worker::Worker;
-use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,69 +61,10 @@ impl Variant {
     }
 }
 
-/// One worker's queue and its expected times (microseconds since the policy started).
-#[derive(Default)]
-struct Queue {
-    /// Tasks with the length predicted when they were placed (0 when unknown).
-    tasks: VecDeque<(TaskRef, f64)>,
-    /// Sum of the queued tasks' predicted lengths.
-    queued: f64,
-    /// When the task now running is expected to end.
-    running_end: f64,
-    /// A task popped from this queue is running.
-    running: bool,
-    /// dmdasd: queued predicted length and task count per priority, so that the work
-    /// ahead of a new task is summed over priorities, not over queued tasks (a burst of
-    /// 200,000 tasks would make that quadratic).
-    by_priority: BTreeMap<i32, (f64, usize)>,
-}
-
-impl Queue {
-    fn expected_end(&self, now: f64) -> f64 {
-        self.running_end.max(now) + self.queued
-    }
-
-    /// When a task of priority `prio` inserted now would start, and how many tasks run
-    /// before it: the running task, then the queued ones of the same or a higher
-    /// priority (the queue is sorted, FIFO within a priority).
-    fn expected_start_at_priority(&self, now: f64, prio: i32) -> (f64, usize) {
-        let (len, n) = self
-            .by_priority
-            .range(prio..)
-            .fold((0.0, 0), |(l, n), (_, (pl, pn))| (l + pl, n + pn));
-        (self.running_end.max(now) + len.max(0.0), n)
-    }
-
-    /// Counts (`sign` 1) or discounts (-1) a queued task in `by_priority`.
-    fn account(&mut self, prio: i32, predicted: f64, sign: i8) {
-        let e = self.by_priority.entry(prio).or_insert((0.0, 0));
-        if sign > 0 {
-            e.0 += predicted;
-            e.1 += 1;
-        } else {
-            e.0 -= predicted;
-            e.1 = e.1.saturating_sub(1);
-            if e.1 == 0 {
-                self.by_priority.remove(&prio);
-            }
-        }
-    }
-}
-
-struct WorkerQueue {
-    q: Mutex<Queue>,
-    len: AtomicUsize,
-    node: NodeId,
-}
-
 pub struct Dm {
     variant: Variant,
     queues: Vec<WorkerQueue>,
     start: Instant,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The best place found so far for a task.
@@ -141,14 +80,7 @@ impl Dm {
     pub fn new(variant: Variant, workers: &[Worker]) -> Dm {
         Dm {
             variant,
-            queues: workers
-                .iter()
-                .map(|w| WorkerQueue {
-                    q: Mutex::new(Queue::default()),
-                    len: AtomicUsize::new(0),
-                    node: w.node,
-                })
-                .collect(),
+            queues: workers.iter().map(|w| WorkerQueue::new(w.node)).collect(),
             start: Instant::now(),
         }
     }
@@ -167,7 +99,7 @@ impl Dm {
                 continue;
             }
             let (end, ntasks) = {
-                let q = lock(&wq.q);
+                let q = wq.lock();
                 if self.variant == Variant::Dmdasd {
                     let (end, n) = q.expected_start_at_priority(now, task.priority());
                     (end, (n + q.running as usize) as f64)
@@ -219,26 +151,14 @@ impl Dm {
 
     fn enqueue(&self, w: usize, task: TaskRef, predicted: f64) {
         let wq = &self.queues[w];
-        let mut q = lock(&wq.q);
-        q.queued += predicted;
-        if self.variant == Variant::Dmdasd {
-            q.account(task.priority(), predicted, 1);
-        }
-        if self.variant.sorted() {
-            // After every task of the same or a higher priority: FIFO within a priority.
-            let p = task.priority();
-            // The queue is sorted by decreasing priority: search from the back, so that a
-            // burst of tasks of one priority is queued in constant time each.
-            let at = q
-                .tasks
-                .iter()
-                .rposition(|(t, _)| t.priority() >= p)
-                .map_or(0, |i| i + 1);
-            q.tasks.insert(at, (task, predicted));
-        } else {
-            q.tasks.push_back((task, predicted));
-        }
-        wq.len.store(q.tasks.len(), Ordering::Release);
+        let mut q = wq.lock();
+        q.insert(
+            task,
+            predicted,
+            self.variant.sorted(),
+            self.variant == Variant::Dmdasd,
+        );
+        wq.publish(&q);
     }
 }
 
@@ -265,10 +185,10 @@ impl Policy for Dm {
 
     fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
         let wq = &self.queues[worker];
-        if wq.len.load(Ordering::Acquire) == 0 {
+        if wq.len() == 0 {
             return None;
         }
-        let mut q = lock(&wq.q);
+        let mut q = wq.lock();
         let ready_first = match self.variant {
             Variant::Dmdar => q
                 .tasks
@@ -291,34 +211,23 @@ impl Policy for Dm {
             _ => None,
         };
         let at = ready_first.or_else(|| q.tasks.iter().position(|(t, _)| can_run(t)))?;
-        let (task, predicted) = q.tasks.remove(at)?;
-        q.queued = (q.queued - predicted).max(0.0);
-        if self.variant == Variant::Dmdasd {
-            q.account(task.priority(), predicted, -1);
-        }
-        q.running_end = self.now() + predicted;
-        q.running = true;
-        wq.len.store(q.tasks.len(), Ordering::Release);
-        Some(task)
+        let task = q.take(at, self.now(), self.variant == Variant::Dmdasd);
+        wq.publish(&q);
+        task
     }
 
     fn task_done(&self, worker: usize, _task: &Task, _measured: Option<f64>) {
         if let Some(wq) = self.queues.get(worker) {
-            let mut q = lock(&wq.q);
-            q.running_end = self.now();
-            q.running = false;
+            wq.lock().done(self.now());
         }
     }
 
     fn has_work(&self, worker: usize) -> bool {
-        self.queues[worker].len.load(Ordering::Acquire) > 0
+        self.queues[worker].len() > 0
     }
 
     fn ntasks(&self) -> usize {
-        self.queues
-            .iter()
-            .map(|q| q.len.load(Ordering::Relaxed))
-            .sum()
+        self.queues.iter().map(|q| q.len()).sum()
     }
 
     fn priority_range(&self) -> (i32, i32) {

@@ -6,6 +6,7 @@
 mod central;
 pub mod contexts;
 mod dm;
+mod expected;
 mod graph_test;
 pub mod heteroprio;
 pub mod modular;
@@ -49,6 +50,19 @@ pub trait Policy: Send + Sync {
 
     /// The next task for `worker`, among those `can_run` accepts.
     fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef>;
+
+    /// [`Policy::pop`], with the runtime's view: what the runtime calls. Policies that
+    /// place tasks while workers pop (the modular heft trees, whose window places its
+    /// tasks once per-worker queues have room) need the view then too.
+    fn pop_in(
+        &self,
+        worker: usize,
+        can_run: &dyn Fn(&Task) -> bool,
+        view: &dyn SchedView,
+    ) -> Option<TaskRef> {
+        let _ = view;
+        self.pop(worker, can_run)
+    }
 
     /// `task`, popped by `worker`, is over; `measured` is its kernel's duration in
     /// microseconds when it was measured. Policies that predict end times correct them here.
@@ -179,6 +193,19 @@ pub const POLICIES: &[(&str, &str)] = &[
         "modular-ws",
         "modular work stealing: per-worker queues in a work-stealing component",
     ),
+    // Model-based trees (modular::heft).
+    (
+        "modular-heft",
+        "heft modular policy: a window above perfmodel selection, mct decision and per-worker priority queues with expected ends",
+    ),
+    (
+        "modular-heft2",
+        "heft modular2 policy: modular-heft whose decision places first the task that gains most among the next few",
+    ),
+    (
+        "modular-heft-prio",
+        "heft+prio modular policy: mct over memory nodes (one here: workers take calibrated tasks by priority)",
+    ),
     // Built in crate::parallel (they use combined workers).
     (
         "peager",
@@ -191,7 +218,7 @@ pub const POLICIES: &[(&str, &str)] = &[
 ];
 
 /// StarPU's other policies: named in errors, so users know they exist but are not here yet.
-const NOT_YET: &[&str] = &["modular-heft", "nodems"];
+const NOT_YET: &[&str] = &["modular-heteroprio-heft", "nodems"];
 
 /// Makes a policy written outside this crate (an application's, through a face) for the
 /// context `ctx` over `workers` (the runtime's workers; the context's members are told by

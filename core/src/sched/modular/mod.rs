@@ -7,9 +7,13 @@
 //! whose functions may be the application's. [`components`] holds the behaviour of the
 //! components this build offers (fifo, prio, eager, random, work stealing, worker), and
 //! [`simple`] the layout of `starpu_sched_component_initialize_simple_scheduler`.
+//! The model-based trees (`modular-heft` and family) are [`heft`], with the predictions
+//! of their components in [`predict`].
 
 pub mod components;
+pub mod heft;
 pub mod policy;
+pub mod predict;
 pub mod simple;
 
 /// A tree of components, as the algorithms see it.

@@ -7,8 +7,8 @@
 //! - `modular-random-prio`: the same with priority queues;
 //! - `modular-ws`: a work-stealing component over the workers.
 //!
-//! The model-based ones (`modular-heft` and family) need components predicting end times,
-//! which this build does not have.
+//! The model-based ones (`modular-heft`, `modular-heft2`, `modular-heft-prio`) are
+//! [`super::heft`].
 
 use super::components::{self, Component, Kind};
 use super::simple::{self, flags, Builder, WorkerPlace};
@@ -282,6 +282,18 @@ pub fn create(name: &str, workers: &[Worker]) -> Option<Result<Box<dyn Policy>>>
             flags::DECIDE_WORKERS | flags::FIFOS_BELOW | flags::FIFOS_BELOW_PRIO,
         ),
         "modular-ws" => (Kind::WorkStealing, flags::DECIDE_WORKERS),
+        "modular-heft" | "modular-heft2" | "modular-heft-prio" => {
+            use super::heft::{Decision, HeftTree};
+            let decision = match name {
+                "modular-heft" => Decision::Mct,
+                "modular-heft2" => Decision::Heft,
+                _ => Decision::Eager,
+            };
+            return Some(
+                HeftTree::new(static_name, decision, workers)
+                    .map(|t| Box::new(t) as Box<dyn Policy>),
+            );
+        }
         _ => return None,
     };
     Some(Tree::simple(static_name, decision, f, workers).map(|t| Box::new(t) as Box<dyn Policy>))
