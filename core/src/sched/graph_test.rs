@@ -14,6 +14,7 @@
 //! priority given to a task not ready yet is kept here, with the task, until it is pushed
 //! (the task's own priority is the application's and is not rewritten).
 
+use super::queue::Ranked;
 use super::{Policy, SchedView};
 use crate::config::env_int;
 use crate::error::Result;
@@ -22,38 +23,14 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// A queued task: highest priority first, then first queued first.
-struct Entry {
-    priority: i64,
-    seq: std::cmp::Reverse<u64>,
-    task: TaskRef,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        (self.priority, self.seq) == (o.priority, o.seq)
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.priority, self.seq).cmp(&(o.priority, o.seq))
-    }
-}
-
 #[derive(Default)]
 struct State {
     /// Ready tasks held until the first `do_schedule`.
     bag: VecDeque<TaskRef>,
-    queue: BinaryHeap<Entry>,
+    queue: BinaryHeap<Ranked>,
     /// Priorities computed for tasks not ready yet, by task address; the task is kept
     /// with it so that the address cannot be reused meanwhile.
-    computed: HashMap<usize, (TaskRef, i64)>,
+    computed: HashMap<usize, (TaskRef, i32)>,
     seq: u64,
 }
 
@@ -88,10 +65,10 @@ impl GraphTest {
         let priority = s
             .computed
             .remove(&key(&task))
-            .map_or(task.priority() as i64, |(_, p)| p);
+            .map_or(task.priority(), |(_, p)| p);
         s.seq += 1;
-        let seq = std::cmp::Reverse(s.seq);
-        s.queue.push(Entry {
+        let seq = s.seq;
+        s.queue.push(Ranked {
             priority,
             seq,
             task,
@@ -101,7 +78,7 @@ impl GraphTest {
 
     /// Depth or descendants of every task reachable from `roots` through the tasks
     /// waiting for them.
-    fn measure(&self, roots: &[TaskRef]) -> HashMap<usize, (TaskRef, i64)> {
+    fn measure(&self, roots: &[TaskRef]) -> HashMap<usize, (TaskRef, i32)> {
         // Each reachable task once, with its successors, in depth-first order.
         let mut nodes: HashMap<usize, (TaskRef, Vec<usize>)> = HashMap::new();
         let mut order = Vec::new();
@@ -128,12 +105,12 @@ impl GraphTest {
                         todo.extend(nodes[&n].1.iter().copied());
                     }
                 }
-                out.insert(k, (t.clone(), seen.len() as i64));
+                out.insert(k, (t.clone(), seen.len().min(i32::MAX as usize) as i32));
             }
         } else {
             // Bottom-up: a task's depth is one more than its deepest successor's. Tasks
             // are settled in reverse topological order (iterative post-order).
-            let mut depth: HashMap<usize, i64> = HashMap::with_capacity(nodes.len());
+            let mut depth: HashMap<usize, i32> = HashMap::with_capacity(nodes.len());
             for &start in &order {
                 let mut walk = vec![(start, false)];
                 while let Some((n, expanded)) = walk.pop() {
@@ -142,7 +119,11 @@ impl GraphTest {
                     }
                     let succ = &nodes[&n].1;
                     if expanded {
-                        let d = succ.iter().map(|s| depth[s] + 1).max().unwrap_or(0);
+                        let d = succ
+                            .iter()
+                            .map(|s| depth[s].saturating_add(1))
+                            .max()
+                            .unwrap_or(0);
                         depth.insert(n, d);
                     } else {
                         walk.push((n, true));

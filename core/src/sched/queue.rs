@@ -89,10 +89,12 @@ impl FifoQueue {
     }
 }
 
-struct Ranked {
-    priority: i32,
-    seq: u64,
-    task: TaskRef,
+/// A task in a priority heap: higher priority first, then first queued first.
+pub(crate) struct Ranked {
+    pub(crate) priority: i32,
+    /// Order of insertion, for FIFO among equal priorities.
+    pub(crate) seq: u64,
+    pub(crate) task: TaskRef,
 }
 
 impl PartialEq for Ranked {
