@@ -6,7 +6,7 @@
 # usage: tests/stress/run.sh [ci|large]     (default ci)
 #   ci     2000 tasks per thread, 3 submitting threads, 3 rounds (seconds in all)
 #   large  50000 tasks per thread, 4 submitting threads, 10 rounds (minutes), by hand
-# env:   SCHEDS       policies (default "eager prio random ws lws dmda heteroprio modular-ws modular-heft")
+# env:   SCHEDS       policies (default "eager prio random ws lws dmda heteroprio modular-ws modular-heft graph_test")
 #        NCPUS        worker counts (default "1 2")
 #        SEED         first seed (default 1; round r uses SEED + r)
 #        STRESS_ARGS  replaces the size's arguments, e.g. "--tasks 100 --commute"
@@ -39,7 +39,7 @@ export STARPU_SILENT=1
 pass=0 fail=0
 OUT=$(mktemp "${TMPDIR:-/tmp}/starpu-stress.XXXXXX")
 trap 'rm -f "$OUT"' EXIT
-for sched in ${SCHEDS:-eager prio random ws lws dmda heteroprio modular-ws modular-heft}; do
+for sched in ${SCHEDS:-eager prio random ws lws dmda heteroprio modular-ws modular-heft graph_test}; do
 	for ncpu in ${NCPUS:-1 2}; do
 		label="STARPU_SCHED=$sched STARPU_NCPU=$ncpu"
 		start=$SECONDS
