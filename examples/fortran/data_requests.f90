@@ -97,11 +97,15 @@ program data_requests
         call fstarpu_task_wait_for_all_in_ctx(ctx)
         call check(nran == 8, "fstarpu_task_wait_for_all_in_ctx returned early")
 
-        ! Closed after its last task once submissions are finished: the callback runs.
+        ! Closed when its last task ends after submissions are finished: the callback
+        ! runs. The vector is held (acquired) so that the task cannot end before.
         call fstarpu_sched_ctx_set_inheritor(ctx, 0)
         call fstarpu_sched_ctx_register_close_callback(ctx, c_funloc(on_close), c_null_ptr)
+        call fstarpu_data_acquire(dh, FSTARPU_R)
         call fstarpu_task_insert((/ cl, FSTARPU_W, dh, FSTARPU_SCHED_CTX, c_loc(ctx), c_null_ptr /))
         call fstarpu_sched_ctx_finished_submit(ctx)
+        call check(closed == -1, "the context was closed before its task ended")
+        call fstarpu_data_release(dh)
         call fstarpu_task_wait_for_all()
         call check(closed == ctx, "the close callback did not run for the context")
         call fstarpu_sched_ctx_delete(ctx)

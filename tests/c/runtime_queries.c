@@ -122,9 +122,15 @@ static void context_close(void)
 	CHECK(starpu_sched_ctx_contains_worker(1, STARPU_GLOBAL_SCHED_CTX) == 0, "worker 1 still global");
 	starpu_sched_ctx_set_inheritor(ctx, STARPU_GLOBAL_SCHED_CTX);
 	starpu_sched_ctx_register_close_callback(ctx, on_close, &token);
-	for (int i = 0; i < 5; i++)
+	/* The context's only worker is held until submissions are finished: the close comes
+	 * with the last task's end, which must follow finished_submit (as in StarPU). */
+	__atomic_store_n(&gate, 0, __ATOMIC_SEQ_CST);
+	submit_to(&hold_cl, ctx, -1);
+	for (int i = 0; i < 4; i++)
 		submit_to(&count_cl, ctx, -1);
 	starpu_sched_ctx_finished_submit(ctx);
+	CHECK(nclosed == 0, "closed before its tasks ended");
+	__atomic_store_n(&gate, 1, __ATOMIC_SEQ_CST);
 	MUST(starpu_task_wait_for_all());
 	CHECK(nclosed == 1 && closed_ctx == ctx && closed_arg == &token, "close callback: %d calls, ctx %u", nclosed,
 	      closed_ctx);
