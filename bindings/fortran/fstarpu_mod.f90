@@ -264,6 +264,22 @@ module fstarpu_mod
                         integer(c_int), intent(out) :: major, minor, release
                 end subroutine fstarpu_get_version
 
+                function fstarpu_asynchronous_copy_disabled() bind(C, name="starpu_asynchronous_copy_disabled")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_asynchronous_copy_disabled
+                end function fstarpu_asynchronous_copy_disabled
+
+                function fstarpu_asynchronous_cuda_copy_disabled() bind(C, name="starpu_asynchronous_cuda_copy_disabled")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_asynchronous_cuda_copy_disabled
+                end function fstarpu_asynchronous_cuda_copy_disabled
+
+                function fstarpu_asynchronous_opencl_copy_disabled() &
+                                bind(C, name="starpu_asynchronous_opencl_copy_disabled")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_asynchronous_opencl_copy_disabled
+                end function fstarpu_asynchronous_opencl_copy_disabled
+
                 function fstarpu_is_paused() bind(C, name="starpu_is_paused")
                         import :: c_int
                         integer(c_int) :: fstarpu_is_paused
@@ -321,6 +337,27 @@ module fstarpu_mod
                         integer(c_int) :: fstarpu_worker_get_bindid
                         integer(c_int), value, intent(in) :: id
                 end function fstarpu_worker_get_bindid
+
+                ! StarPU's module binds this to starpu_worker_is_blocked, a name its C library
+                ! does not define; the C function is starpu_worker_is_blocked_in_parallel.
+                function fstarpu_worker_is_blocked(id) bind(C, name="starpu_worker_is_blocked_in_parallel")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_worker_is_blocked
+                        integer(c_int), value, intent(in) :: id
+                end function fstarpu_worker_is_blocked
+
+                ! StarPU 1.4 calls it fstarpu_worker_is_slave_somewhere; both names are here.
+                function fstarpu_worker_is_sub_worker_somewhere(id) bind(C, name="starpu_worker_is_slave_somewhere")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_worker_is_sub_worker_somewhere
+                        integer(c_int), value, intent(in) :: id
+                end function fstarpu_worker_is_sub_worker_somewhere
+
+                function fstarpu_worker_is_slave_somewhere(id) bind(C, name="starpu_worker_is_slave_somewhere")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_worker_is_slave_somewhere
+                        integer(c_int), value, intent(in) :: id
+                end function fstarpu_worker_is_slave_somewhere
 
                 function fstarpu_combined_worker_get_size() bind(C, name="starpu_combined_worker_get_size")
                         import :: c_int
@@ -545,6 +582,17 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: n
                 end subroutine fstarpu_task_wait_for_n_submitted
 
+                subroutine fstarpu_task_wait_for_all_in_ctx(ctx) bind(C, name="starpu_task_wait_for_all_in_ctx")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: ctx
+                end subroutine fstarpu_task_wait_for_all_in_ctx
+
+                subroutine fstarpu_task_wait_for_n_submitted_in_ctx(ctx, n) &
+                                bind(C, name="starpu_task_wait_for_n_submitted_in_ctx")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: ctx, n
+                end subroutine fstarpu_task_wait_for_n_submitted_in_ctx
+
                 function fstarpu_task_wait_for_no_ready() bind(C, name="starpu_task_wait_for_no_ready")
                         import :: c_int
                         integer(c_int) :: fstarpu_task_wait_for_no_ready
@@ -569,6 +617,18 @@ module fstarpu_mod
                         import :: c_ptr
                         type(c_ptr) :: fstarpu_task_get_current
                 end function fstarpu_task_get_current
+
+                subroutine fstarpu_task_set_implementation(task, impl) bind(C, name="starpu_task_set_implementation")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: task
+                        integer(c_int), value, intent(in) :: impl
+                end subroutine fstarpu_task_set_implementation
+
+                function fstarpu_task_get_implementation(task) bind(C, name="starpu_task_get_implementation")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: fstarpu_task_get_implementation
+                        type(c_ptr), value, intent(in) :: task
+                end function fstarpu_task_get_implementation
 
                 function fstarpu_codelet_allocate() bind(C)
                         import :: c_ptr
@@ -1486,6 +1546,64 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: node, async
                 end subroutine fstarpu_data_prefetch_on_node
 
+                ! Main RAM is the only memory node: these requests are satisfied once the
+                ! handle and the node are checked (an error goes to stderr).
+                subroutine fstarpu_data_prefetch_on_node_prio(dh, node, async, prio) &
+                                bind(C, name="starpu_data_prefetch_on_node_prio")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: node, async, prio
+                end subroutine fstarpu_data_prefetch_on_node_prio
+
+                subroutine fstarpu_data_idle_prefetch_on_node(dh, node, async) &
+                                bind(C, name="starpu_data_idle_prefetch_on_node")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: node, async
+                end subroutine fstarpu_data_idle_prefetch_on_node
+
+                subroutine fstarpu_data_idle_prefetch_on_node_prio(dh, node, async, prio) &
+                                bind(C, name="starpu_data_idle_prefetch_on_node_prio")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: node, async, prio
+                end subroutine fstarpu_data_idle_prefetch_on_node_prio
+
+                subroutine fstarpu_data_request_allocation(dh, node) bind(C, name="starpu_data_request_allocation")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: node
+                end subroutine fstarpu_data_request_allocation
+
+                function fstarpu_data_is_on_node(dh, node) bind(C, name="starpu_data_is_on_node")
+                        import :: c_ptr, c_int
+                        integer(c_int) :: fstarpu_data_is_on_node
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: node
+                end function fstarpu_data_is_on_node
+
+                subroutine fstarpu_data_advise_as_important(dh, is_important) &
+                                bind(C, name="starpu_data_advise_as_important")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: dh
+                        integer(c_int), value, intent(in) :: is_important
+                end subroutine fstarpu_data_advise_as_important
+
+                subroutine fstarpu_memchunk_tidy(mem_node) bind(C, name="starpu_memchunk_tidy")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: mem_node
+                end subroutine fstarpu_memchunk_tidy
+
+                subroutine fstarpu_data_deinitialize(dh) bind(C, name="starpu_data_deinitialize")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: dh
+                end subroutine fstarpu_data_deinitialize
+
+                subroutine fstarpu_data_deinitialize_submit(dh) bind(C, name="starpu_data_deinitialize_submit")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: dh
+                end subroutine fstarpu_data_deinitialize_submit
+
                 subroutine fstarpu_data_wont_use(dh) bind(C, name="starpu_data_wont_use")
                         import :: c_ptr
                         type(c_ptr), value, intent(in) :: dh
@@ -1836,6 +1954,30 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: sched_ctx_id
                 end function fstarpu_sched_ctx_get_nready_tasks
 
+                ! StarPU 1.4 calls it fstarpu_sched_ctx_master_get_context; both names are here.
+                function fstarpu_sched_ctx_primary_get_context(masterid) &
+                                bind(C, name="starpu_sched_ctx_master_get_context")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_primary_get_context
+                        integer(c_int), value, intent(in) :: masterid
+                end function fstarpu_sched_ctx_primary_get_context
+
+                function fstarpu_sched_ctx_master_get_context(masterid) &
+                                bind(C, name="starpu_sched_ctx_master_get_context")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_master_get_context
+                        integer(c_int), value, intent(in) :: masterid
+                end function fstarpu_sched_ctx_master_get_context
+
+                ! close_callback(sched_ctx_id, args), bind(C), takes its context id by value.
+                subroutine fstarpu_sched_ctx_register_close_callback(sched_ctx_id, close_callback, args) &
+                                bind(C, name="starpu_sched_ctx_register_close_callback")
+                        import :: c_int, c_funptr, c_ptr
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                        type(c_funptr), value, intent(in) :: close_callback
+                        type(c_ptr), value, intent(in) :: args
+                end subroutine fstarpu_sched_ctx_register_close_callback
+
                 subroutine fstarpu_sched_ctx_bind_current_thread_to_cpuid(cpuid) &
                                 bind(C, name="starpu_sched_ctx_bind_current_thread_to_cpuid")
                         import :: c_int
@@ -1859,6 +2001,17 @@ module fstarpu_mod
 
                 subroutine fstarpu_fxt_stop_profiling() bind(C, name="starpu_fxt_stop_profiling")
                 end subroutine fstarpu_fxt_stop_profiling
+
+                ! This build has no FxT: both say so once on stderr and do nothing.
+                subroutine fstarpu_fxt_options_init(fxt_options) bind(C, name="starpu_fxt_options_init")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: fxt_options
+                end subroutine fstarpu_fxt_options_init
+
+                subroutine fstarpu_fxt_generate_trace(fxt_options) bind(C, name="starpu_fxt_generate_trace")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: fxt_options
+                end subroutine fstarpu_fxt_generate_trace
 
                 subroutine fstarpu_fxt_write_data_trace(filename) bind(C, name="starpu_fxt_write_data_trace")
                         import :: c_char

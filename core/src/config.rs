@@ -67,6 +67,19 @@ pub struct Config {
     /// Run one parallel task at a time on combined workers
     /// (`STARPU_SINGLE_COMBINED_WORKER`, `conf.single_combined_worker`).
     pub single_combined_worker: bool,
+    /// Which asynchronous copies are disabled (`STARPU_DISABLE_ASYNCHRONOUS_COPY` and
+    /// its `_CUDA_`, `_OPENCL_` forms, or the `starpu_conf` fields).
+    pub async_copy_disabled: AsyncCopyDisabled,
+}
+
+/// Asynchronous copies a program disabled: every one (`all`), or those to and from one
+/// kind of device. Copies are synchronous then; programs query the flags
+/// (`starpu_asynchronous_copy_disabled`...) to pick their own transfer code.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AsyncCopyDisabled {
+    pub all: bool,
+    pub cuda: bool,
+    pub opencl: bool,
 }
 
 /// What the watchdog is told by `STARPU_WATCHDOG_TIMEOUT`, `_CRASH` and `_DELAY`.
@@ -107,6 +120,7 @@ impl Default for Config {
             watchdog: None,
             perf_counters: false,
             single_combined_worker: false,
+            async_copy_disabled: AsyncCopyDisabled::default(),
         }
     }
 }
@@ -237,6 +251,19 @@ impl Config {
         }
         if let Some(v) = env_flag("STARPU_SINGLE_COMBINED_WORKER")? {
             self.single_combined_worker = v;
+        }
+        let copies = &mut self.async_copy_disabled;
+        for (name, flag) in [
+            ("STARPU_DISABLE_ASYNCHRONOUS_COPY", &mut copies.all),
+            ("STARPU_DISABLE_ASYNCHRONOUS_CUDA_COPY", &mut copies.cuda),
+            (
+                "STARPU_DISABLE_ASYNCHRONOUS_OPENCL_COPY",
+                &mut copies.opencl,
+            ),
+        ] {
+            if let Some(v) = env_flag(name)? {
+                *flag = v;
+            }
         }
         if let Some(s) = env_var("STARPU_SCHED") {
             self.sched_policy = Some(s.trim().to_string());

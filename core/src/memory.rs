@@ -32,6 +32,17 @@ pub fn node_count() -> usize {
     1
 }
 
+/// Checks that memory node `node` exists.
+pub fn check_node(node: NodeId) -> crate::error::Result<()> {
+    if node < node_count() {
+        Ok(())
+    } else {
+        Err(crate::error::Error::invalid(format!(
+            "memory node {node} does not exist"
+        )))
+    }
+}
+
 pub fn node_kind(node: NodeId) -> Option<NodeKind> {
     (node == MAIN_RAM).then_some(NodeKind::CpuRam)
 }

@@ -47,3 +47,25 @@ pub extern "C" fn starpu_fxt_trace_user_event_string(_s: *const c_char) {
 pub extern "C" fn starpu_trace_user_event(_code: c_ulong) {
     say_once("fxt", "starpu_trace_user_event", NOT_AVAILABLE);
 }
+
+/// `struct starpu_fxt_options`: the options of trace generation. Opaque here: this build
+/// has no FxT, so nothing reads them (a program that declares the struct itself, rather
+/// than a pointer to it, does not compile against this header).
+pub struct starpu_fxt_options {
+    _opaque: [u8; 0],
+}
+
+/// `starpu_fxt_options_init`: not available (says so once); `options` is left as is.
+#[no_mangle]
+pub extern "C" fn starpu_fxt_options_init(options: *mut starpu_fxt_options) {
+    let _ = options;
+    say_once("fxt", "starpu_fxt_options_init", NOT_AVAILABLE);
+}
+
+/// `starpu_fxt_generate_trace`: there is no FxT trace to convert; says so once, as a
+/// StarPU built without FxT does.
+#[no_mangle]
+pub extern "C" fn starpu_fxt_generate_trace(options: *mut starpu_fxt_options) {
+    let _ = options;
+    say_once("fxt", "starpu_fxt_generate_trace", NOT_AVAILABLE);
+}

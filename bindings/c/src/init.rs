@@ -123,6 +123,17 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
     cfg.precedence_over_env = c.precedence_over_environment_variables != 0;
     cfg.perf_counters = c.start_perf_counter_collection > 0;
     cfg.single_combined_worker = c.single_combined_worker > 0;
+    // starpu_conf_init leaves -1 ("not set"): only a program's 0 or 1 counts.
+    let copies = &mut cfg.async_copy_disabled;
+    for (set, flag) in [
+        (c.disable_asynchronous_copy, &mut copies.all),
+        (c.disable_asynchronous_cuda_copy, &mut copies.cuda),
+        (c.disable_asynchronous_opencl_copy, &mut copies.opencl),
+    ] {
+        if set >= 0 {
+            *flag = set > 0;
+        }
+    }
     Ok(cfg)
 }
 

@@ -9,11 +9,14 @@
 
 mod alloc;
 pub mod arbiter;
+pub mod async_copy;
 pub mod bound;
 pub mod codelet;
 pub mod consts;
+pub mod ctx_wait;
 pub mod custom_interface;
 pub mod data;
+pub mod data_requests;
 pub mod ffi;
 pub mod filters;
 pub mod fxt;
@@ -47,6 +50,7 @@ pub mod types;
 mod unavailable;
 pub mod varargs;
 pub mod worker_collections;
+pub mod worker_state;
 pub mod workers;
 
 // The Fortran face's C-ABI helpers (fstarpu_*) are compiled into this library, so that a

@@ -12,7 +12,7 @@
 //! `AWAKE_WORKERS` (workers always sleep when idle here), `CUDA_NSMS` (no CUDA) and
 //! `SUB_CTXS` (nested contexts are not scheduled hierarchically).
 
-use crate::ffi::{self, value_call};
+use crate::ffi::{self, int_call, value_call};
 use crate::sched_policy;
 use crate::types::*;
 use libc::{c_char, c_int, c_uint, c_void};
@@ -274,7 +274,7 @@ unsafe fn worker_list(workerids: *const c_int, n: c_int) -> starpu_core::Result<
         .collect()
 }
 
-fn ctx_index(ctx: c_uint) -> starpu_core::Result<u32> {
+pub(crate) fn ctx_index(ctx: c_uint) -> starpu_core::Result<u32> {
     if ctx >= NMAX {
         return Err(Error::invalid(format!(
             "scheduling context {ctx} does not exist (ids are below STARPU_NMAX_SCHED_CTXS={NMAX})"
@@ -475,10 +475,13 @@ pub extern "C" fn starpu_sched_ctx_get_context() -> c_uint {
 pub extern "C" fn starpu_sched_ctx_stop_task_submission() {}
 
 /// `starpu_sched_ctx_finished_submit`: the application submits no more tasks to `ctx`.
-/// Its workers join the inheritor on deletion only (no hypervisor here).
+/// When its last task ends, a context with an inheritor is closed: its close callback
+/// runs, then its workers join the inheritor.
 #[no_mangle]
 pub extern "C" fn starpu_sched_ctx_finished_submit(ctx: c_uint) {
-    let _ = ctx;
+    let _ = int_call("starpu_sched_ctx_finished_submit", || {
+        ffi::runtime()?.context_finished_submit(ctx_index(ctx)?)
+    });
 }
 
 /// `starpu_sched_ctx_get_workers_list`: a `malloc`ed array of the context's workers

@@ -104,3 +104,36 @@ pub unsafe extern "C" fn starpu_task_dup(task: *mut starpu_task) -> *mut starpu_
     d.soon_callback_arg_free = 0;
     dup
 }
+
+/// `starpu_task_get_implementation`: the implementation of the codelet chosen for the
+/// task's current submission (by the policy, or by the worker that ran it); 0 before one
+/// was chosen or when `task` was never submitted.
+///
+/// # Safety
+/// `task` is NULL or a live task.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_task_get_implementation(task: *mut starpu_task) -> c_uint {
+    if task.is_null() {
+        return 0;
+    }
+    current_core(task).map_or(0, |t| t.implementation() as c_uint)
+}
+
+/// `starpu_task_set_implementation`: for scheduling policies, the implementation the
+/// worker will run (if it may run it; otherwise the worker picks). Refused, with a message,
+/// for a task that is not submitted.
+///
+/// # Safety
+/// `task` is NULL or a live task.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_task_set_implementation(task: *mut starpu_task, nimpl: c_uint) {
+    let call = "starpu_task_set_implementation";
+    let _ = ffi::int_call(call, || {
+        ffi::non_null(task, "the task")?;
+        let t = current_core(task).ok_or_else(|| {
+            starpu_core::Error::invalid("the task is not submitted: no implementation to choose")
+        })?;
+        t.set_sched_impl(nimpl as usize);
+        Ok(())
+    });
+}

@@ -441,8 +441,20 @@ impl DataHandle {
     /// Forgets every replica's value (`starpu_data_invalidate`); buffers the runtime
     /// allocated are released.
     pub(crate) fn invalidate(&self) {
+        self.forget_value(true);
+    }
+
+    /// Makes the value of `h` undefined on every node, keeping the buffers
+    /// (`starpu_data_deinitialize`): the handle is as if registered without data, and its
+    /// next access must write (or its init codelet runs) before anything reads.
+    pub(crate) fn deinitialize(&self) {
+        self.forget_value(false);
+    }
+
+    /// Marks every replica invalid; frees the runtime's buffers when `free`.
+    fn forget_value(&self, free: bool) {
         // (partition plans) Children of plans point into the buffers: they stay.
-        let keep = self.nplans() > 0;
+        let keep = !free || self.nplans() > 0;
         let _g = lock(&self.0.coherency);
         for (node, r) in self.0.replicas.iter().enumerate() {
             r.valid.store(false, Ordering::Release);

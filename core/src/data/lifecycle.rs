@@ -61,6 +61,22 @@ impl Runtime {
         Ok(())
     }
 
+    /// Forgets the value of `h` on every node and keeps its buffers
+    /// (`starpu_data_deinitialize`).
+    pub fn deinitialize(&self, h: &DataHandle) -> Result<()> {
+        self.check_may_block("deinitialization")?;
+        h.check_usable()?;
+        wait_idle(self, h);
+        h.deinitialize();
+        Ok(())
+    }
+
+    /// Deinitializes `h` once the tasks submitted so far are done
+    /// (`starpu_data_deinitialize_submit`).
+    pub fn deinitialize_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
+        self.forget_submit(h, DataHandle::deinitialize)
+    }
+
     /// Frees the buffer of `h` on `node` if the runtime allocated it and the value is not
     /// only there (`starpu_data_evict_from_node`). False when nothing was freed: no such
     /// buffer, the application's own buffer, the only copy, or the handle is in use. With
@@ -75,6 +91,12 @@ impl Runtime {
 
     /// Invalidates `h` once the tasks submitted so far are done (`..._invalidate_submit`).
     pub fn invalidate_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
+        self.forget_submit(h, DataHandle::invalidate)
+    }
+
+    /// Runs `forget` on `h` in a write acquisition ordered after the tasks submitted so
+    /// far.
+    fn forget_submit(self: &Arc<Self>, h: &DataHandle, forget: fn(&DataHandle)) -> Result<()> {
         let target = h.clone();
         let rt = self.clone();
         self.acquire_cb(
@@ -82,7 +104,7 @@ impl Runtime {
             AcquireNode::None,
             AccessMode::W,
             Box::new(move || {
-                target.invalidate();
+                forget(&target);
                 let _ = rt.release(&target);
             }),
         )

@@ -262,6 +262,7 @@ fn internal_task(
         ..Default::default()
     });
     rt.submitted.fetch_add(1, Ordering::SeqCst);
+    rt.ctx_counts.entered(None);
     t
 }
 

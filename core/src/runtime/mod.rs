@@ -7,11 +7,13 @@
 //! process may start and stop runtimes as often as it likes without growing.
 
 mod control;
+mod ctx_wait;
 mod global;
 mod submit;
 mod wait;
 mod watchdog;
 
+pub use ctx_wait::CloseCallback;
 pub use global::{global, init, is_initialized, shutdown, with_global};
 pub use submit::ReadyList;
 
@@ -87,6 +89,8 @@ pub struct Runtime {
     pub(crate) parallel: Arc<crate::parallel::Parallel>,
     /// Performance knobs' state (`knobs.rs`).
     pub(crate) knobs: crate::knobs::Knobs,
+    /// Tasks submitted and not yet terminated, per scheduling context (`ctx_wait.rs`).
+    pub(crate) ctx_counts: ctx_wait::ContextCounts,
 }
 
 mod failures;
@@ -202,6 +206,7 @@ impl Runtime {
             graveyard: Default::default(),
             parallel,
             knobs: crate::knobs::Knobs::new(&worker_cpus),
+            ctx_counts: Default::default(),
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);

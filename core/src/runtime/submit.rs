@@ -36,8 +36,12 @@ impl Runtime {
         // lock is held until its accesses are ordered (data/partition/implicit.rs).
         let plans = crate::data::before_submit(self, &spec);
         // `admit` made this thread the one that submits `task`: the cell is empty.
+        let (ctx, acquisition) = (spec.sched_ctx, matches!(spec.kind, TaskKind::Acquire(_)));
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
+        if !acquisition {
+            self.ctx_counts.entered(ctx);
+        }
         self.watch_submitted(task);
         self.note_submitted(task);
         let spec = task.spec().expect("installed above");
@@ -65,6 +69,7 @@ impl Runtime {
         ready: &mut ReadyList,
     ) -> Result<()> {
         self.admit(task, &mut spec)?;
+        self.ctx_counts.entered(spec.sched_ctx);
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
         self.watch_submitted(task);
@@ -91,6 +96,7 @@ impl Runtime {
                  submitting it again)",
             ));
         }
+        task.clear_sched_impl();
         Ok(())
     }
 

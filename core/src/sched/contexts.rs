@@ -337,6 +337,7 @@ impl Runtime {
             nested_in: AtomicU32::new(options.nested_in.unwrap_or(NONE)),
         };
         let ctx = Arc::new(ctx);
+        self.ctx_counts.reset(id);
         *cs.slots[id as usize]
             .write()
             .unwrap_or_else(|e| e.into_inner()) = Some(ctx.clone());
@@ -796,6 +797,20 @@ impl Runtime {
             self.contexts
                 .get(c)
                 .is_some_and(|ctx| ctx.master_only && ctx.runners() == 1u64 << w)
+        })
+    }
+
+    /// Whether worker `w` is a member, other than the master, of a master-only context
+    /// (StarPU's "slave somewhere"): it runs no task of that context itself and is there
+    /// for the threads the master's kernels start.
+    pub fn worker_is_subordinate(&self, w: usize) -> bool {
+        let bit = 1u64 << w;
+        (1..MAX_CONTEXTS as u32).any(|c| {
+            self.contexts.get(c).is_some_and(|ctx| {
+                ctx.master_only
+                    && ctx.members.load(Ordering::SeqCst) & bit != 0
+                    && ctx.runners() & bit == 0
+            })
         })
     }
 

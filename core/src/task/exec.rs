@@ -104,10 +104,11 @@ fn run_kernel(
         {
             // The implementation the policy chose, if it chose one and it still may run.
             let nimpl = task
-                .take_sched_impl()
+                .sched_impl()
                 .filter(|&i| rt.impl_allowed(task, worker_id, i))
                 .or_else(|| rt.choose_impl(task, worker_id))
                 .unwrap_or(0);
+            task.set_sched_impl(nimpl);
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
             let run = || match &team {
                 None => {
@@ -246,6 +247,7 @@ fn terminate(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     task.mark_settled();
     // An acquisition left the count when it was granted (see `Runtime::grant`).
     if !matches!(spec.kind, TaskKind::Acquire(_)) {
+        rt.context_task_left(spec.sched_ctx);
         rt.task_left();
     }
     if ring_tasks {

@@ -191,7 +191,8 @@ pub struct Task {
     /// Which closures were ever set (`has::*`): the common task has none, and its path
     /// through the runtime then takes no lock for them.
     has: AtomicU8,
-    /// The implementation the scheduling policy chose (`NO_IMPL`: none, the worker picks).
+    /// The implementation the scheduling policy chose, then the one that ran (`NO_IMPL`:
+    /// none yet, the worker picks).
     sched_impl: AtomicU8,
     /// What most tasks never need (a failure, closures), allocated on first use so that
     /// the common task stays small.
@@ -501,16 +502,29 @@ impl Task {
         self.spec().map_or(0, |s| s.priority)
     }
 
-    /// Records the implementation a policy chose for this task.
+    /// Records the implementation a policy chose for this task
+    /// (`starpu_task_set_implementation`); the worker runs it if it may.
     pub fn set_sched_impl(&self, nimpl: usize) {
         let v = u8::try_from(nimpl).unwrap_or(NO_IMPL);
         self.sched_impl.store(v, Ordering::Relaxed);
     }
 
-    /// Takes the implementation a policy chose, if one did.
-    pub(crate) fn take_sched_impl(&self) -> Option<usize> {
-        let v = self.sched_impl.swap(NO_IMPL, Ordering::Relaxed);
+    /// The implementation chosen for this task's current submission, if any: the one a
+    /// policy chose, then the one that ran (kept after the task ended).
+    pub(crate) fn sched_impl(&self) -> Option<usize> {
+        let v = self.sched_impl.load(Ordering::Relaxed);
         (v != NO_IMPL).then_some(v as usize)
+    }
+
+    /// `starpu_task_get_implementation`: the implementation chosen for the task (0, the
+    /// first, before any was).
+    pub fn implementation(&self) -> usize {
+        self.sched_impl().unwrap_or(0)
+    }
+
+    /// Forgets the previous submission's choice.
+    pub(crate) fn clear_sched_impl(&self) {
+        self.sched_impl.store(NO_IMPL, Ordering::Relaxed);
     }
 }
 
