@@ -1737,6 +1737,16 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: sched_ctx_id
                 end function fstarpu_sched_ctx_get_max_priority
 
+                ! The priority of context sched_ctx_id for worker: a worker looks for work
+                ! in its contexts from the highest priority down (0 until set in C).
+                function fstarpu_sched_ctx_get_priority(worker, sched_ctx_id) &
+                                bind(C, name="starpu_sched_ctx_get_priority")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_sched_ctx_get_priority
+                        integer(c_int), value, intent(in) :: worker
+                        integer(c_int), value, intent(in) :: sched_ctx_id
+                end function fstarpu_sched_ctx_get_priority
+
                 ! The context's id, or STARPU_NMAX_SCHED_CTXS when none is made (said on
                 ! stderr). workers_array holds nworkers ids (nworkers = -1: every worker);
                 ! arglist: FSTARPU_SCHED_CTX_* keys each followed by its value, then

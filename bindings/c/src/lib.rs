@@ -41,6 +41,7 @@ pub mod sched_component;
 pub mod sched_component_builtin;
 pub mod sched_component_tree;
 pub mod sched_ctx;
+pub mod sched_ctx_priority;
 pub mod sched_policy;
 pub mod tags;
 pub mod task;

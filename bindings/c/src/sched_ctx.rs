@@ -259,7 +259,10 @@ pub(crate) fn reset_all(global_policy: *mut starpu_sched_policy) {
     refresh_collection(0);
 }
 
-unsafe fn worker_list(workerids: *const c_int, n: c_int) -> starpu_core::Result<Vec<usize>> {
+pub(crate) unsafe fn worker_list(
+    workerids: *const c_int,
+    n: c_int,
+) -> starpu_core::Result<Vec<usize>> {
     if workerids.is_null() || n <= 0 {
         if n > 0 {
             return Err(Error::invalid(format!(

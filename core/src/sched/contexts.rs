@@ -45,6 +45,8 @@ use std::cell::Cell;
 use std::sync::atomic::{fence, AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+mod priority;
+
 /// Most contexts at once, the global one included (`STARPU_NMAX_SCHED_CTXS`).
 pub const MAX_CONTEXTS: usize = 10;
 /// The global context's id (`STARPU_GLOBAL_SCHED_CTX`).
@@ -139,6 +141,8 @@ pub(crate) struct Contexts {
     holds: Box<[AtomicU32]>,
     /// Bit w: worker w is reserved and takes no task.
     reserved: AtomicU64,
+    /// Per worker, its priority in each context (the order it pops them in).
+    priorities: priority::WorkerPriorities,
 }
 
 thread_local! {
@@ -195,6 +199,7 @@ impl Contexts {
             nworkers,
             holds: (0..nworkers).map(|_| AtomicU32::new(0)).collect(),
             reserved: AtomicU64::new(0),
+            priorities: priority::WorkerPriorities::new(nworkers),
         }
     }
 
@@ -343,6 +348,7 @@ impl Runtime {
             .unwrap_or_else(|e| e.into_inner()) = Some(ctx.clone());
         cs.redirect[id as usize].store(NONE, Ordering::SeqCst);
         for &w in workers {
+            cs.priorities.joined(w, id);
             cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
         }
         cs.update_active();
@@ -429,6 +435,7 @@ impl Runtime {
             return;
         }
         for &w in &new {
+            cs.priorities.joined(w, id);
             cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
         }
         cs.update_active();
@@ -657,10 +664,8 @@ impl Runtime {
         }
         let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
         let can_run = |t: &Task| self.choose_impl(t, w).is_some();
-        for c in 0..MAX_CONTEXTS {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
+        let (order, n) = cs.priorities.order(w, mask);
+        for &c in &order[..n] {
             let Some(ctx) = cs.get(c as u32) else {
                 continue;
             };
