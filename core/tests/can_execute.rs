@@ -28,6 +28,8 @@ const POLICIES: &[&str] = &[
     "modular-heft2",
     "modular-heft-prio",
     "graph_test",
+    "peager",
+    "pheft",
 ];
 
 /// Every policy by name, and heteroprio's locality-aware and auto-calibration modes.
