@@ -13,7 +13,6 @@ use super::Runtime;
 use crate::error::{Error, Result};
 use crate::sched::contexts::{GLOBAL, MAX_CONTEXTS};
 use crate::task::bell::Bell;
-use crate::worker;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -125,11 +124,7 @@ impl Runtime {
     pub fn wait_until_at_most_in_context(&self, id: u32, n: usize) -> Result<()> {
         let what = "waiting for the tasks of a scheduling context";
         self.check_context(id, what)?;
-        if !worker::may_block() {
-            return Err(Error::deadlock(format!(
-                "{what}: not allowed from a task or a callback (it would wait for itself)"
-            )));
-        }
+        self.check_may_block(what)?;
         let count = self.ctx_counts.slot(Some(id));
         self.ctx_counts
             .bell
