@@ -28,8 +28,6 @@ const POLICIES: &[&str] = &[
     "modular-heft2",
     "modular-heft-prio",
     "graph_test",
-    "peager",
-    "pheft",
 ];
 
 /// Every policy by name, and heteroprio's locality-aware and auto-calibration modes.

@@ -389,30 +389,3 @@ fn a_forkjoin_kernel_may_use_every_core_of_its_combined_worker() {
     }
     rt.shutdown();
 }
-
-/// pheft places sequential tasks as dmda does, each on the worker expected to finish it
-/// first: ten tasks of 100 us queued while paused go five to each worker (a central queue
-/// would let whichever worker is quicker take more); peager keeps eager's central queue.
-#[test]
-fn pheft_places_sequential_tasks_by_expected_end() {
-    let rt = runtime("pheft", 2);
-    let workers = Arc::new(Mutex::new(Vec::new()));
-    let w2 = workers.clone();
-    let mut cl = Codelet::new("pheft_sequential").cpu(move |call| {
-        w2.lock().unwrap().push(call.worker());
-        Ok(())
-    });
-    cl.model = Some(PerfModel::common(|_, _| 100.0));
-    let cl = Arc::new(cl);
-    rt.pause();
-    for _ in 0..10 {
-        rt.task(&cl).submit().unwrap();
-    }
-    assert_eq!(rt.nready(), 10);
-    rt.resume();
-    rt.wait_for_all().unwrap();
-    let ran = workers.lock().unwrap().clone();
-    assert_eq!(ran.iter().filter(|&&w| w == 0).count(), 5, "{ran:?}");
-    assert_eq!(ran.iter().filter(|&&w| w == 1).count(), 5, "{ran:?}");
-    rt.shutdown();
-}

@@ -1,12 +1,10 @@
 //! The parallel-task policies `peager` (parallel eager) and `pheft` (parallel HEFT).
 //!
-//! Parallel tasks wait in a central FIFO queue that only *masters* take from. Each
+//! Both keep two central FIFO queues: sequential tasks (and parallel tasks no master may
+//! run), which any worker takes, and parallel tasks, which only *masters* take. Each
 //! worker's master is the first member of the largest combined worker containing it (as
 //! in StarPU's peager); a master uses the combined workers whose members all have it as
-//! master, so a worker only ever receives team parts from one master. Sequential tasks
-//! (and parallel tasks no master may run) go to the policy's sequential counterpart:
-//! `eager`'s central FIFO for `peager`; `dmda`'s per-worker queues for `pheft`, so that,
-//! as in StarPU's pheft, each goes to the worker expected to finish it first.
+//! master, so a worker only ever receives team parts from one master.
 //!
 //! When a master takes a parallel task it picks a combined worker for it:
 //! - `peager`: the largest one the task accepts (`max_parallelism`, `can_execute`);
@@ -14,6 +12,7 @@
 //!   alone and its combined workers; sizes not calibrated yet are tried first, smallest
 //!   first, so every size gets measured (StarPU: "it will automatically try the various
 //!   available combined worker sizes"). Without a model, the largest, as `peager`.
+//!   Sequential tasks are taken greedily (no per-worker expected-end queues).
 
 use super::Parallel;
 use super::{combine, combined_can_execute, is_parallel, CombineSettings, CombinedWorker};
@@ -53,14 +52,8 @@ pub(crate) fn create(
         groups,
         config.single_combined_worker,
     ));
-    let policy = match which {
-        Some(name) => {
-            let seq =
-                crate::sched::create(if name == "pheft" { "dmda" } else { "eager" }, workers)?;
-            Some(Box::new(ParallelPolicy::new(name, seq, parallel.clone())) as Box<dyn Policy>)
-        }
-        None => None,
-    };
+    let policy =
+        which.map(|name| Box::new(ParallelPolicy::new(name, parallel.clone())) as Box<dyn Policy>);
     Ok((policy, parallel))
 }
 
@@ -68,8 +61,7 @@ struct ParallelPolicy {
     name: &'static str,
     /// `pheft`: choose the combined worker by the performance model.
     model_based: bool,
-    /// Where sequential tasks go (see the module's documentation).
-    seq: Box<dyn Policy>,
+    seq: FifoQueue,
     par: FifoQueue,
     master_of: Vec<usize>,
     /// Per master, the combined workers it uses, largest first.
@@ -78,7 +70,7 @@ struct ParallelPolicy {
 }
 
 impl ParallelPolicy {
-    fn new(name: &'static str, seq: Box<dyn Policy>, parallel: Arc<Parallel>) -> ParallelPolicy {
+    fn new(name: &'static str, parallel: Arc<Parallel>) -> ParallelPolicy {
         let n = parallel.nworkers;
         let combined = parallel.combined_workers();
         let mut best: Vec<(usize, usize)> = (0..n).map(|w| (1, w)).collect();
@@ -103,7 +95,7 @@ impl ParallelPolicy {
         ParallelPolicy {
             name,
             model_based: name == "pheft",
-            seq,
+            seq: FifoQueue::default(),
             par: FifoQueue::default(),
             master_of,
             teams,
@@ -179,9 +171,25 @@ impl ParallelPolicy {
     }
 }
 
-impl ParallelPolicy {
-    /// A parallel task for master `worker`, if it may take one now.
-    fn pop_parallel(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
+impl Policy for ParallelPolicy {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn push(&self, task: TaskRef, _from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
+        if is_parallel(&task) {
+            let master =
+                (0..self.master_of.len()).find(|&m| self.is_master(m) && view.can_run(&task, m));
+            if let Some(m) = master {
+                self.par.push(task);
+                return Some(m);
+            }
+        }
+        self.seq.push(task);
+        None
+    }
+
+    fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
         if self.is_master(worker)
             && !self.par.is_empty()
             && !(self.parallel.single && self.parallel.busy.load(Ordering::Acquire))
@@ -191,70 +199,17 @@ impl ParallelPolicy {
                 return Some(t);
             }
         }
-        None
-    }
-}
-
-impl Policy for ParallelPolicy {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn push(&self, task: TaskRef, from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
-        if is_parallel(&task) {
-            let master =
-                (0..self.master_of.len()).find(|&m| self.is_master(m) && view.can_run(&task, m));
-            if let Some(m) = master {
-                self.par.push(task);
-                return Some(m);
-            }
-        }
-        self.seq.push(task, from, view)
-    }
-
-    fn pop(&self, worker: usize, can_run: &dyn Fn(&Task) -> bool) -> Option<TaskRef> {
-        self.pop_parallel(worker, can_run)
-            .or_else(|| self.seq.pop(worker, can_run))
-    }
-
-    fn pop_in(
-        &self,
-        worker: usize,
-        can_run: &dyn Fn(&Task) -> bool,
-        view: &dyn SchedView,
-    ) -> Option<TaskRef> {
-        self.pop_parallel(worker, can_run)
-            .or_else(|| self.seq.pop_in(worker, can_run, view))
-    }
-
-    fn task_done(&self, worker: usize, task: &Task, measured: Option<f64>) {
-        self.seq.task_done(worker, task, measured);
-    }
-
-    fn task_starting(&self, worker: usize, task: &Task) {
-        self.seq.task_starting(worker, task);
-    }
-
-    fn workers_added(&self, workers: &[usize]) {
-        self.seq.workers_added(workers);
-    }
-
-    fn workers_removed(&self, workers: &[usize]) {
-        self.seq.workers_removed(workers);
+        self.seq.pop_front(can_run)
     }
 
     fn has_work(&self, worker: usize) -> bool {
-        self.seq.has_work(worker)
+        !self.seq.is_empty()
             || (self.is_master(worker)
                 && !self.par.is_empty()
                 && !(self.parallel.single && self.parallel.busy.load(Ordering::Relaxed)))
     }
 
     fn ntasks(&self) -> usize {
-        self.seq.ntasks() + self.par.len()
-    }
-
-    fn priority_range(&self) -> (i32, i32) {
-        self.seq.priority_range()
+        self.seq.len() + self.par.len()
     }
 }
