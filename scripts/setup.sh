@@ -7,6 +7,11 @@ set -euo pipefail
 
 APT_PACKAGES=(build-essential pkg-config libhwloc-dev libudev-dev libopenblas-dev liblapacke-dev gfortran)
 APT_PACKAGES+=(valgrind) # scripts/valgrind.sh
+# OpenCL workers: PoCL is a real OpenCL device on the CPU, so the accelerator path runs
+# on machines without a GPU; the ICD loader and headers build StarPU's OpenCL programs.
+APT_PACKAGES+=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo)
+# StarPU-MPI over Open MPI (the `mpi` crate runs bindgen: libclang).
+APT_PACKAGES+=(libopenmpi-dev openmpi-bin libclang-dev)
 PIP_PACKAGES=(pytest maturin numpy joblib)
 
 missing=()
