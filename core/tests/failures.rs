@@ -158,3 +158,37 @@ fn blocking_calls_from_a_task_are_refused() {
     rt.unregister(&x, true).unwrap();
     rt.shutdown();
 }
+
+/// A face's exception object, given as a kernel failure's cause, comes back unchanged (the
+/// same object) from the task's wait and from `wait_for_all`, with the task's name.
+#[test]
+fn the_foreign_cause_of_a_failure_comes_back_as_given() {
+    use starpu_core::error::Cause;
+    use starpu_core::KernelError;
+    struct Exception(&'static str);
+    let rt = runtime(1);
+    let raised: Cause = Arc::new(Exception("ValueError: bad input"));
+    let given = raised.clone();
+    let raising = Arc::new(
+        Codelet::new("raising")
+            .cpu(move |_| Err(KernelError::with_cause("the codelet raised", given.clone()))),
+    );
+    let t = rt
+        .task(&raising)
+        .name("t_raise")
+        .detach(false)
+        .submit()
+        .unwrap();
+    let e = rt.wait(&t).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::TaskFailed);
+    assert!(Arc::ptr_eq(e.cause().unwrap(), &raised));
+    assert_eq!(
+        e.cause_as::<Exception>().unwrap().0,
+        "ValueError: bad input"
+    );
+    assert_eq!(e.task_name(), Some("t_raise"));
+    let all = rt.wait_for_all().unwrap_err();
+    assert!(Arc::ptr_eq(all.cause().unwrap(), &raised));
+    assert_eq!(all.task_name(), Some("t_raise"));
+    rt.shutdown();
+}

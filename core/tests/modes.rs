@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-const COMMUTE_RW: AccessMode = AccessMode(AccessMode::RW.0 | AccessMode::COMMUTE.0);
+const COMMUTE_RW: AccessMode = AccessMode::RW.union(AccessMode::COMMUTE);
 
 fn runtime(ncpus: usize) -> Arc<Runtime> {
     common::runtime(ncpus, None)

@@ -8,6 +8,8 @@
  *     task carrying the tag runs instead of waiting forever.
  *  4. STARPU_VALUE with a NULL pointer and a non-zero size: -EINVAL, no task.
  *  5. starpu_task_wait on a detached task that has already ended: -EINVAL, no crash.
+ *  6. (this project's extension) the cause of the last error is readable:
+ *     starpu_rs_last_error / _code / _kind, and starpu_rs_clear_last_error.
  * Errors are printed on stderr; the test checks return codes and values.
  */
 #include "test_common.h"
@@ -101,6 +103,20 @@ int main(void)
 	MUST(starpu_task_wait_for_all());
 	ret = starpu_task_wait(t);
 	CHECK(ret == -EINVAL, "waiting for an ended detached task returned %d, expected -EINVAL", ret);
+
+#ifdef STARPU_RS
+	/* 6 */
+	starpu_rs_clear_last_error();
+	CHECK(starpu_rs_last_error() == NULL, "a cleared last error is %s", starpu_rs_last_error());
+	ret = starpu_task_insert(&add_cl, STARPU_R, hx, 0);
+	CHECK(ret == -EINVAL, "STARPU_R on a RW codelet returned %d, expected -EINVAL", ret);
+	const char *why = starpu_rs_last_error();
+	CHECK(why && strstr(why, "starpu_task_insert") && strstr(why, "mode"),
+	      "the last error names the call and the cause: %s", why ? why : "(null)");
+	CHECK(starpu_rs_last_error_code() == -EINVAL, "last error code %d", starpu_rs_last_error_code());
+	CHECK(starpu_rs_last_error_kind() && !strcmp(starpu_rs_last_error_kind(), "InvalidArgument"),
+	      "last error kind %s", starpu_rs_last_error_kind() ? starpu_rs_last_error_kind() : "(null)");
+#endif
 
 	MUST(starpu_task_wait_for_all());
 	starpu_data_unregister(hx);

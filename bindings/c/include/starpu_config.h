@@ -8,6 +8,9 @@
 #define STARPU_MAJOR_VERSION 1
 #define STARPU_MINOR_VERSION 4
 #define STARPU_RELEASE_VERSION 0
+/* This project's library (starpu-rs), for programs that use its extensions to StarPU's API
+ * (starpu_rs_last_error and friends) and still build against StarPU itself. */
+#define STARPU_RS 1
 
 /* Workers this build has: CPUs only for now (no CUDA, OpenCL, HIP, MPI server/client). */
 #define STARPU_USE_CPU 1

@@ -169,7 +169,9 @@ unsafe fn convert(cl: &starpu_codelet) -> Codelet {
     let nbuffers =
         (cl.nbuffers != consts::STARPU_VARIABLE_NBUFFERS).then_some(cl.nbuffers.max(0) as usize);
     let modes = match nbuffers {
-        Some(n) => (0..n).map(|i| AccessMode(mode_of(cl, i))).collect(),
+        Some(n) => (0..n)
+            .map(|i| AccessMode::from_bits_retain(mode_of(cl, i)))
+            .collect(),
         None => Vec::new(),
     };
     Codelet {

@@ -324,9 +324,12 @@ pub extern "C" fn starpu_data_ptr_register(h: starpu_data_handle_t, node: c_uint
 /// `starpu_check_on_node`: checks that `ptr` may hold `size` bytes on `node`.
 #[no_mangle]
 pub extern "C" fn starpu_check_on_node(node: c_int, ptr: libc::uintptr_t, size: size_t) {
-    if node < 0 || node as usize >= starpu_core::memory::node_count() {
-        eprintln!("[starpu][starpu_check_on_node] memory node {node} does not exist");
+    let e = if node < 0 || node as usize >= starpu_core::memory::node_count() {
+        starpu_core::Error::invalid(format!("memory node {node} does not exist"))
     } else if ptr == 0 && size > 0 {
-        eprintln!("[starpu][starpu_check_on_node] NULL buffer of {size} bytes on node {node}");
-    }
+        starpu_core::Error::invalid(format!("NULL buffer of {size} bytes on node {node}"))
+    } else {
+        return;
+    };
+    crate::ffi::report("starpu_check_on_node", &e);
 }

@@ -10,9 +10,11 @@ use std::sync::Arc;
 
 use crate::types::starpu_data_handle_t;
 
-/// Prints `[starpu][call] cause` on stderr.
+/// Prints `[starpu][call] cause` on stderr and keeps the error as the thread's last one
+/// (`starpu_rs_last_error`).
 pub fn report(call: &str, e: &Error) {
     eprintln!("[starpu][{call}] {}", e.message);
+    crate::last_error::record(call, e);
 }
 
 /// Runs `f` for C entry point `call`. A panic (a bug in this library) is reported and
@@ -26,7 +28,7 @@ pub fn guard<R>(call: &str, fallback: R, f: impl FnOnce() -> R) -> R {
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            eprintln!("[starpu][{call}] internal error: {msg}");
+            report(call, &Error::invalid(format!("internal error: {msg}")));
             fallback
         }
     }

@@ -80,7 +80,8 @@ impl Buffers {
             .as_ref()
             .ok_or_else(|| Error::invalid("data given for a task without codelet"))?;
         let mode = if self.check_now {
-            cl.check_buffer(i, AccessMode(mode))?.0
+            cl.check_buffer(i, AccessMode::from_bits_retain(mode))?
+                .bits()
         } else {
             mode
         };
@@ -97,7 +98,7 @@ impl Buffers {
                 ffi::handle(h).map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
             out.push(Access {
                 handle,
-                mode: AccessMode(mode),
+                mode: AccessMode::from_bits_retain(mode),
                 sequential: true,
             });
         }

@@ -9,7 +9,8 @@ use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
 fn node_ok(call: &str, node: c_uint) -> bool {
     let ok = starpu_core::memory::node_kind(node as usize).is_some();
     if !ok {
-        eprintln!("[starpu][{call}] memory node {node} does not exist");
+        let e = starpu_core::Error::invalid(format!("memory node {node} does not exist"));
+        crate::ffi::report(call, &e);
     }
     ok
 }
@@ -71,7 +72,10 @@ pub unsafe extern "C" fn starpu_interface_copy2d(
         return -libc::EINVAL;
     }
     if numblocks > 1 && (ld_src < blocksize || ld_dst < blocksize) {
-        eprintln!("[starpu][starpu_interface_copy2d] block size {blocksize} is bigger than a leading dimension ({ld_src}, {ld_dst})");
+        let e = starpu_core::Error::invalid(format!(
+            "block size {blocksize} is bigger than a leading dimension ({ld_src}, {ld_dst})"
+        ));
+        crate::ffi::report("starpu_interface_copy2d", &e);
         return -libc::EINVAL;
     }
     copy_runs(

@@ -2,7 +2,8 @@
 //!
 //! Every `#[no_mangle] extern "C"` function here has StarPU's name, arguments and return
 //! convention (0 or a negative errno). Errors print one line on stderr naming the call and
-//! the cause; no panic crosses into C. `starpu.h` is generated from these definitions.
+//! the cause, and are kept for `starpu_rs_last_error` (last_error.rs); no panic crosses
+//! into C. `starpu.h` is generated from these definitions.
 
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)] // each unsafe entry point documents its contract
@@ -27,6 +28,7 @@ pub mod interface_copy;
 pub mod interfaces;
 pub mod job;
 pub mod knobs;
+pub mod last_error;
 pub mod memory;
 pub mod misc;
 pub mod pack;

@@ -225,12 +225,19 @@ pub(crate) unsafe fn accesses(
         } else {
             0
         };
-        let cl_mode = if variable { 0 } else { codelet::mode_of(cl, i) };
-        let bits = if cl_mode != 0 { cl_mode } else { task_mode };
+        // Where StarPU reads a mode from the task (STARPU_TASK_GET_MODE): a codelet with
+        // variable buffers, `dyn_modes` set, or a codelet that declares none. Otherwise the
+        // task gives none. The core resolves given and declared modes, for this path and
+        // for starpu_task_insert alike (`Codelet::check_buffer`).
+        let given = if variable || !t.dyn_modes.is_null() || codelet::mode_of(cl, i) == 0 {
+            task_mode
+        } else {
+            0
+        };
         let sequential = sequential(t, i, &handle);
         out.push(Access {
             handle,
-            mode: AccessMode(bits),
+            mode: AccessMode::from_bits_retain(given),
             sequential,
         });
     }

@@ -97,7 +97,8 @@ pub extern "C" fn starpu_worker_get_id_check() -> c_uint {
     match current_worker_id() {
         Some(w) => w as c_uint,
         None => {
-            eprintln!("[starpu][starpu_worker_get_id_check] not called from a worker");
+            let e = starpu_core::Error::invalid("not called from a worker");
+            crate::ffi::report("starpu_worker_get_id_check", &e);
             c_uint::MAX
         }
     }

@@ -165,7 +165,7 @@ fn header_constants_match_the_core() {
         AccessMode::REDUX,
         AccessMode::COMMUTE,
     ];
-    assert_eq!(lines[0], modes.map(|m| m.0.to_string()).join(" "));
+    assert_eq!(lines[0], modes.map(|m| m.bits().to_string()).join(" "));
     let ids = [id::VECTOR, id::MATRIX, id::VARIABLE, id::NDIM, id::VOID];
     assert_eq!(lines[1], ids.map(|i| i.to_string()).join(" "));
     let w = starpu_core::task::where_mask::CPU;

@@ -26,9 +26,10 @@ mod insert;
 mod misc;
 mod sched_ctx;
 
-/// Prints `[starpu][ROUTINE] message` on stderr, the C face's format.
+/// Reports a Fortran caller's mistake as the C face reports its own (one line on stderr,
+/// and the thread's last error, `fstarpu_rs_last_error`).
 fn report(routine: &str, message: impl std::fmt::Display) {
-    eprintln!("[starpu][{routine}] {message}");
+    crate::ffi::report(routine, &starpu_core::Error::invalid(message.to_string()));
 }
 
 /// `None` (after saying so) when a struct a routine works on is NULL.

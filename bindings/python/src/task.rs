@@ -259,7 +259,7 @@ impl PyTask {
                     // Nobody will see the exception otherwise (StarPU prints it too).
                     Out::Dropped => e.print(py),
                 }
-                Err(KernelError(message))
+                Err(KernelError::new(message))
             }
         }
     }

@@ -1,12 +1,14 @@
 //! Access modes: how a task uses a piece of data (StarPU's `enum starpu_data_access_mode`).
 //!
-//! The numeric values are StarPU's, so a mode crosses every binding unchanged.
+//! The numeric values are StarPU's, so a mode crosses every binding unchanged. The bits are
+//! sealed: a mode is one of the constants below, a combination of them (`|`), or bits a face
+//! was given, checked by [`AccessMode::given`]; a face never builds one from raw bits.
 
 use crate::error::{Error, Result};
 use std::fmt;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct AccessMode(pub u32);
+pub struct AccessMode(u32);
 
 impl AccessMode {
     pub const NONE: AccessMode = AccessMode(0);
@@ -27,6 +29,51 @@ impl AccessMode {
     const BASE_MASK: u32 = Self::RW.0 | Self::SCRATCH.0 | Self::REDUX.0 | Self::MPI_REDUX.0;
     const FLAG_MASK: u32 =
         Self::COMMUTE.0 | Self::SSEND.0 | Self::LOCALITY.0 | Self::NOPLAN.0 | Self::UNMAP.0;
+
+    /// StarPU's bits of this mode (`enum starpu_data_access_mode`).
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// This mode with `other`'s bits too (`|` in constant expressions).
+    pub const fn union(self, other: AccessMode) -> AccessMode {
+        AccessMode(self.0 | other.0)
+    }
+
+    /// The mode a face was given as StarPU's bits: 0 is `NONE` ("the codelet's mode", which
+    /// submission resolves, see `Codelet::check_buffer`), anything else must be a valid
+    /// mode (`from_bits`).
+    pub fn given(bits: u32) -> Result<AccessMode> {
+        if bits == 0 {
+            Ok(AccessMode::NONE)
+        } else {
+            AccessMode::from_bits(bits)
+        }
+    }
+
+    /// Bits exactly as an application wrote them (a C codelet's `modes[i]`), carried to
+    /// submission, where `Codelet::check_buffer` checks them and reports a bad mode with
+    /// the buffer it belongs to. Anything else builds modes from the constants or with
+    /// [`AccessMode::given`].
+    pub const fn from_bits_retain(bits: u32) -> AccessMode {
+        AccessMode(bits)
+    }
+
+    /// Every mode and flag name with its bits, for faces that generate their constants
+    /// (Java's `AccessMode`, Fortran's `FSTARPU_*`) from the core's list.
+    pub const NAMED: [(&'static str, AccessMode); 11] = [
+        ("R", Self::R),
+        ("W", Self::W),
+        ("RW", Self::RW),
+        ("SCRATCH", Self::SCRATCH),
+        ("REDUX", Self::REDUX),
+        ("COMMUTE", Self::COMMUTE),
+        ("SSEND", Self::SSEND),
+        ("LOCALITY", Self::LOCALITY),
+        ("MPI_REDUX", Self::MPI_REDUX),
+        ("NOPLAN", Self::NOPLAN),
+        ("UNMAP", Self::UNMAP),
+    ];
 
     /// Checks that `bits` is one base mode (R, W, RW, SCRATCH, REDUX) plus optional flags.
     pub fn from_bits(bits: u32) -> Result<AccessMode> {
@@ -111,6 +158,16 @@ mod tests {
         assert!(m.is_commute() && m.reads() && m.writes());
         assert!(AccessMode::SCRATCH.is_scratch() && !AccessMode::SCRATCH.writes());
         assert_eq!(format!("{m:?}"), "RW|COMMUTE");
+    }
+
+    #[test]
+    fn given_bits_are_checked_and_zero_means_the_codelet_mode() {
+        assert_eq!(AccessMode::given(0).unwrap(), AccessMode::NONE);
+        assert_eq!(AccessMode::given(3).unwrap(), AccessMode::RW);
+        assert!(AccessMode::given(1 << 17).is_err());
+        assert_eq!(AccessMode::RW.union(AccessMode::COMMUTE).bits(), 3 | 16);
+        let names: Vec<_> = AccessMode::NAMED.iter().map(|(n, _)| *n).collect();
+        assert!(names.contains(&"COMMUTE") && names.contains(&"REDUX"));
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl Runtime {
                 return Err(Error::invalid(format!("no memory node {n}")));
             }
         }
-        let mode = AccessMode::from_bits(mode.0)
+        let mode = AccessMode::from_bits(mode.bits())
             .map_err(|e| Error::invalid(format!("data acquisition: {e}")))?;
         let t = Task::new();
         if let Some(f) = granted {

@@ -18,7 +18,7 @@
 //! when it runs: it folds when both exist, moves when only the right one does.
 
 use super::{AccessMode, DataHandle, Origin};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::memory::NodeId;
 use crate::runtime::Runtime;
 use crate::task::{Access, Codelet, KernelCall, ReadyList, Task, TaskRef, TaskSpec};
@@ -236,7 +236,7 @@ fn run_inline(
     }
     match r {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(Error::new(ErrorKind::TaskFailed, e.0)),
+        Ok(Err(e)) => Err(e.into_error()),
         Err(e) => Err(e),
     }
 }

@@ -95,7 +95,9 @@ impl Team {
 }
 
 fn rank_failure(rank: u32, e: KernelError) -> Error {
-    Error::new(ErrorKind::TaskFailed, format!("rank {rank}: {}", e.0))
+    let e = e.into_error();
+    let message = format!("rank {rank}: {}", e.message);
+    Error::new(ErrorKind::TaskFailed, message).with_cause(e.cause().cloned())
 }
 
 /// The master's side: runs `task` on combined worker `c` (the master, `worker`, is its

@@ -5,7 +5,7 @@
 //! its dependents are released and run (StarPU's model has no cancellation, and the data
 //! keeps whatever the kernel left in it), `wait` on the task returns the failure, and the
 //! next `wait_for_all` reports how many tasks failed since the previous one, with the
-//! first failure's message.
+//! first failure's message, its task's name and its cause (the face's exception object).
 
 use crate::error::{Error, ErrorKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,14 +32,17 @@ impl Failures {
         let mut first = self.first.lock().unwrap_or_else(|p| p.into_inner());
         let n = self.count.swap(0, Ordering::AcqRel);
         let e = first.take()?;
-        Some(Error::new(
-            ErrorKind::TaskFailed,
-            if n == 1 {
-                format!("1 task failed: {}", e.message)
-            } else {
-                format!("{n} tasks failed; the first: {}", e.message)
-            },
-        ))
+        // The first failure's cause and task travel on: a face re-raises that object.
+        let message = if n == 1 {
+            format!("1 task failed: {}", e.message)
+        } else {
+            format!("{n} tasks failed; the first: {}", e.message)
+        };
+        let mut summary = Error::new(ErrorKind::TaskFailed, message).with_cause(e.cause().cloned());
+        if let Some(t) = e.task_name() {
+            summary = summary.for_task(t);
+        }
+        Some(summary)
     }
 }
 
@@ -57,5 +60,19 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::TaskFailed);
         assert_eq!(e.message, "2 tasks failed; the first: first");
         assert!(f.take().is_none());
+    }
+
+    #[test]
+    fn the_first_failure_keeps_its_cause_and_task() {
+        let f = Failures::default();
+        let cause: crate::error::Cause = std::sync::Arc::new(7u32);
+        f.record(
+            &Error::new(ErrorKind::TaskFailed, "raised")
+                .with_cause(Some(cause.clone()))
+                .for_task("t"),
+        );
+        let e = f.take().unwrap();
+        assert_eq!(e.cause_as::<u32>(), Some(&7));
+        assert_eq!(e.task_name(), Some("t"));
     }
 }

@@ -91,6 +91,8 @@ pub struct Runtime {
     pub(crate) knobs: crate::knobs::Knobs,
     /// Tasks submitted and not yet terminated, per scheduling context (`ctx_wait.rs`).
     pub(crate) ctx_counts: ctx_wait::ContextCounts,
+    /// Tasks faces wait for by id (`task/registry.rs`).
+    pub(crate) waitables: crate::task::registry::Waitables,
 }
 
 mod failures;
@@ -207,6 +209,7 @@ impl Runtime {
             parallel,
             knobs: crate::knobs::Knobs::new(&worker_cpus),
             ctx_counts: Default::default(),
+            waitables: Default::default(),
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
@@ -257,6 +260,7 @@ impl Runtime {
             crate::perfmodel::settings::runtime_stopped();
         }
         self.tags.clear();
+        self.waitables.clear();
         // Data still acquired does not keep shutdown waiting (StarPU returns too); say so,
         // since the application probably forgot a release.
         for h in crate::data::registry::all() {

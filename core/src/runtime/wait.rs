@@ -4,10 +4,11 @@
 //! own thread): those calls return `Deadlock` there instead of hanging.
 
 use super::Runtime;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::task::TaskRef;
 use crate::worker;
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 fn check_may_block(what: &str) -> Result<()> {
     if worker::may_block() {
@@ -19,6 +20,23 @@ fn check_may_block(what: &str) -> Result<()> {
     }
 }
 
+/// StarPU's rule for waiting on one task: it was submitted, and not detached (a detached
+/// task may be gone by the time anyone waits: its face may free it as soon as it ends).
+pub(crate) fn check_waitable(task: &TaskRef) -> Result<()> {
+    let Some(spec) = task.spec() else {
+        return Err(Error::invalid(
+            "waiting for a task: the task was not submitted",
+        ));
+    };
+    if spec.detached && !spec.synchronous {
+        return Err(Error::invalid(
+            "waiting for a task: the task is detached (submit it with detach off to wait \
+             for it)",
+        ));
+    }
+    Ok(())
+}
+
 impl Runtime {
     /// Waits until every submitted task has ended (`starpu_task_wait_for_all`). Returns a
     /// `TaskFailed` error when tasks failed since the previous call: how many, and the
@@ -28,6 +46,8 @@ impl Runtime {
         self.all_bell
             .wait_until(|| self.submitted.load(Ordering::SeqCst) == 0);
         self.graveyard.empty();
+        // Failed tasks kept for a wait by id are reported now.
+        self.waitables.forget_ended();
         match self.failures.take() {
             Some(e) => Err(e),
             None => Ok(()),
@@ -71,18 +91,58 @@ impl Runtime {
     /// gone by the time anyone waits (its face may free it as soon as it ends).
     pub fn wait(&self, task: &TaskRef) -> Result<()> {
         self.check_may_block("waiting for a task")?;
-        let Some(spec) = task.spec() else {
-            return Err(Error::invalid(
-                "waiting for a task: the task was not submitted",
-            ));
-        };
-        if spec.detached && !spec.synchronous {
-            return Err(Error::invalid(
-                "waiting for a task: the task is detached (submit it with detach off to wait \
-                 for it)",
-            ));
-        }
+        check_waitable(task)?;
         self.wait_task(task)
+    }
+
+    /// `wait` with a time limit: a `Timeout` error if the task has not ended by
+    /// `deadline` (it goes on running; wait again later).
+    pub fn wait_until(&self, task: &TaskRef, deadline: Instant) -> Result<()> {
+        self.check_may_block("waiting for a task")?;
+        check_waitable(task)?;
+        if !self
+            .task_bell
+            .wait_until_deadline(|| task.is_settled(), deadline)
+        {
+            return Err(Error::timeout(format!(
+                "task {} did not end in time",
+                task.label()
+            )));
+        }
+        task.failure().map_or(Ok(()), Err)
+    }
+
+    /// Keeps `task` (submitted with `detach(false)`) so that it can be waited for by its id
+    /// with [`Runtime::wait_ids`]: for faces that cannot hold a `TaskRef`.
+    pub fn keep_for_wait(&self, task: &TaskRef) {
+        self.waitables.keep(task);
+    }
+
+    /// Waits for the kept tasks `ids` (see [`Runtime::keep_for_wait`]); after all have
+    /// ended, returns the first failure among them, if any. An id whose task ended well
+    /// (or was waited for already) returns at once; an id no task ever had is `NotFound`.
+    pub fn wait_ids(&self, ids: &[u64]) -> Result<()> {
+        self.check_may_block("waiting for tasks")?;
+        let mut first = None;
+        for &id in ids {
+            let r = match self.waitables.take(id) {
+                Some(task) => {
+                    let r = self.wait(&task);
+                    if r.as_ref()
+                        .is_err_and(|e| e.kind == ErrorKind::InvalidArgument)
+                    {
+                        self.waitables.put_back(task);
+                    }
+                    r
+                }
+                None if crate::task::Task::id_was_issued(id) => Ok(()),
+                None => Err(Error::not_found(format!("no task has id {id}"))),
+            };
+            if let Err(e) = r {
+                first.get_or_insert(e);
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     /// Waits for one task to end, detached or not; returns its failure if it failed.

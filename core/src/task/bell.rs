@@ -29,6 +29,35 @@ impl Bell {
         self.waiters.fetch_sub(1, Ordering::SeqCst);
     }
 
+    /// `wait_until` with a time limit: false if `deadline` passed with `ready()` still
+    /// false.
+    pub fn wait_until_deadline(
+        &self,
+        mut ready: impl FnMut() -> bool,
+        deadline: std::time::Instant,
+    ) -> bool {
+        if ready() {
+            return true;
+        }
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.waiters.fetch_add(1, Ordering::SeqCst);
+        let mut done = ready();
+        while !done {
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                break;
+            }
+            guard = self
+                .cond
+                .wait_timeout(guard, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            done = ready();
+        }
+        self.waiters.fetch_sub(1, Ordering::SeqCst);
+        done
+    }
+
     /// Wakes every waiter; call after making the awaited state visible (SeqCst store).
     pub fn ring(&self) {
         if self.waiters.load(Ordering::SeqCst) > 0 {
@@ -57,5 +86,13 @@ mod tests {
         bell.wait_until(|| flag.load(Ordering::SeqCst));
         assert!(flag.load(Ordering::SeqCst));
         t.join().unwrap();
+    }
+
+    #[test]
+    fn a_deadline_ends_a_wait_that_nothing_rings() {
+        let bell = Bell::default();
+        let soon = std::time::Instant::now() + std::time::Duration::from_millis(5);
+        assert!(!bell.wait_until_deadline(|| false, soon));
+        assert!(bell.wait_until_deadline(|| true, soon));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{KernelCall, Task};
 use crate::data::AccessMode;
-use crate::error::{Error, Result};
+use crate::error::{Cause, Error, ErrorKind, Result};
 use crate::perfmodel::PerfModel;
 use std::sync::Arc;
 
@@ -16,31 +16,70 @@ pub mod where_mask {
 }
 
 /// A kernel failure (an exception in a Python or Java codelet, an error a Rust kernel
-/// returns): fails the task, not the runtime.
-#[derive(Debug, Clone)]
-pub struct KernelError(pub String);
+/// returns): fails the task, not the runtime. A face passes the exception object itself as
+/// the cause, and gets it back from the task's error (`Error::cause`).
+#[derive(Clone)]
+pub struct KernelError {
+    message: String,
+    cause: Option<Cause>,
+}
+
+impl KernelError {
+    pub fn new(message: impl Into<String>) -> Self {
+        KernelError {
+            message: message.into(),
+            cause: None,
+        }
+    }
+
+    /// A failure caused by `cause`, the face's own exception object.
+    pub fn with_cause(message: impl Into<String>, cause: Cause) -> Self {
+        KernelError {
+            message: message.into(),
+            cause: Some(cause),
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The task failure this kernel error makes.
+    pub(crate) fn into_error(self) -> Error {
+        Error::new(ErrorKind::TaskFailed, self.message).with_cause(self.cause)
+    }
+}
+
+impl std::fmt::Debug for KernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("KernelError").field(&self.message).finish()
+    }
+}
 
 impl From<Error> for KernelError {
     fn from(e: Error) -> Self {
-        KernelError(e.message)
+        KernelError {
+            message: e.message.clone(),
+            cause: e.cause().cloned(),
+        }
     }
 }
 
 impl From<String> for KernelError {
     fn from(s: String) -> Self {
-        KernelError(s)
+        KernelError::new(s)
     }
 }
 
 impl From<&str> for KernelError {
     fn from(s: &str) -> Self {
-        KernelError(s.to_string())
+        KernelError::new(s)
     }
 }
 
 impl std::fmt::Display for KernelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -178,7 +217,7 @@ impl Codelet {
         // The common case first: a valid mode, the one the codelet declares.
         if self.nbuffers.is_some_and(|n| i < n)
             && self.modes.get(i) == Some(&mode)
-            && AccessMode::from_bits(mode.0).is_ok()
+            && AccessMode::from_bits(mode.bits()).is_ok()
         {
             return Ok(mode);
         }
@@ -203,7 +242,8 @@ impl Codelet {
                 self.display_name()
             )));
         }
-        AccessMode::from_bits(mode.0).map_err(|e| Error::invalid(format!("buffer {i}: {e}")))?;
+        AccessMode::from_bits(mode.bits())
+            .map_err(|e| Error::invalid(format!("buffer {i}: {e}")))?;
         if declared != AccessMode::NONE && mode != declared {
             return Err(Error::invalid(format!(
                 "buffer {i} is given in mode {mode:?}, the codelet {} declares {declared:?}",

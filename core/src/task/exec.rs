@@ -7,7 +7,7 @@
 //! the message and the worker carries on, so nothing waiting for the task hangs.
 
 use super::{state, KernelCall, ReadyList, Task, TaskKind, TaskRef, TaskSpec, TaskTimes};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::runtime::Runtime;
 use crate::worker;
 use smallvec::SmallVec;
@@ -18,7 +18,9 @@ pub use worker::current_task;
 
 /// Records `e` as `task`'s failure, says so once, and counts it for `wait_for_all`.
 pub(crate) fn fail(rt: &Runtime, task: &Task, e: Error) {
-    let msg = format!("task {} failed: {}", task.label(), e.message);
+    let name = task.label();
+    let msg = format!("task {name} failed: {}", e.message);
+    let e = e.for_task(name);
     if task.set_failure(e.clone()) {
         rt.warn(&msg);
         rt.failures.record(&e);
@@ -135,7 +137,7 @@ fn run_kernel(
                     }
                     Ok(times)
                 }
-                Ok(Err(e)) => Err(Error::new(ErrorKind::TaskFailed, e.0)),
+                Ok(Err(e)) => Err(e.into_error()),
                 Err(e) => Err(e),
             }
         }

@@ -11,11 +11,13 @@ pub mod args;
 pub mod bell;
 mod builder;
 pub mod codelet;
+mod completion;
 mod exec;
 mod graph;
 pub(crate) mod graveyard;
 mod hooks;
 pub mod kernel;
+pub(crate) mod registry;
 mod slot;
 mod spec_cell;
 pub mod tags;
@@ -26,6 +28,7 @@ pub use builder::TaskBuilder;
 pub use codelet::{
     where_mask, CanExecute, Codelet, CodeletType, CpuKernel, KernelError, KernelResult,
 };
+pub use completion::CompletionQueue;
 pub(crate) use exec::{complete, execute, finish_without_running, guarded, guarded_current};
 pub use exec::{current_task, end_dep_release};
 pub(crate) use graph::Successors;
@@ -282,6 +285,11 @@ impl Task {
             extra: _,
             probe: _,
         } = t;
+    }
+
+    /// Whether some task was given `id` (ids are handed out in increasing order).
+    pub(crate) fn id_was_issued(id: u64) -> bool {
+        id != 0 && id < NEXT_TASK_ID.load(Ordering::Relaxed)
     }
 
     /// A number identifying this task (`starpu_task_get_job_id`).

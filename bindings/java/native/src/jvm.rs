@@ -310,5 +310,5 @@ pub(crate) fn throw(env: &mut Env, message: &str, cause: Option<&GlobalObj>, err
 /// The value of a `jint` access-mode code as the core's mode (`DataHandle.AccessMode`'s
 /// ordinals are translated on the Java side to StarPU's bit values).
 pub(crate) fn mode_of(bits: jint) -> starpu_core::AccessMode {
-    starpu_core::AccessMode(bits as u32)
+    starpu_core::AccessMode::from_bits_retain(bits as u32)
 }

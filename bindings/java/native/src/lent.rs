@@ -28,7 +28,7 @@ fn memory_of(call: &KernelCall, i: usize) -> Result<(usize, usize), KernelError>
     if let Some(v) = call.interface::<VariableInterface>(i) {
         return Ok((v.data_ptr(), v.data_size()));
     }
-    Err(KernelError(format!(
+    Err(KernelError::new(format!(
         "buffer {i}: only vectors and variables can be lent to a Java codelet"
     )))
 }
@@ -87,9 +87,9 @@ unsafe fn lent_buffers(
 unsafe fn pending(env: *mut sys::JNIEnv) -> KernelError {
     if jni_raw!(env, ExceptionCheck) {
         let (text, _) = jvm::take_exception(env);
-        KernelError(format!("lending memory to a Java codelet failed: {text}"))
+        KernelError::new(format!("lending memory to a Java codelet failed: {text}"))
     } else {
-        KernelError("lending memory to a Java codelet failed".into())
+        KernelError::new("lending memory to a Java codelet failed")
     }
 }
 
@@ -127,7 +127,7 @@ impl ReductionCodelet {
     fn run(&self, call: &KernelCall) -> KernelResult {
         let ids =
             jvm::ids_ready().ok_or_else(|| KernelError::from("StarPU.init was not called"))?;
-        let env = jvm::env().map_err(KernelError)?;
+        let env = jvm::env().map_err(KernelError::from)?;
         // SAFETY: this thread's environment; the references are live global ones, and
         // `runReduction` is the static method the ids name.
         unsafe {
@@ -152,7 +152,7 @@ impl ReductionCodelet {
             if jni_raw!(env, ExceptionCheck) {
                 let (text, thrown) = jvm::take_exception(env);
                 crate::tasks::note_first_failure(env, &thrown);
-                return Err(KernelError(format!(
+                return Err(KernelError::new(format!(
                     "the Java reduction codelet threw {text}"
                 )));
             }

@@ -48,7 +48,7 @@ fn java_kernel(call: &KernelCall) -> KernelResult {
         .payload::<JavaTask>()
         .ok_or_else(|| KernelError::from("a Java codelet ran without its Java task"))?;
     let ids = jvm::ids_ready().ok_or_else(|| KernelError::from("StarPU.init was not called"))?;
-    let env = jvm::env().map_err(KernelError)?;
+    let env = jvm::env().map_err(KernelError::from)?;
     // SAFETY: env is this thread's environment; the invocation is a live global reference
     // and `run()V` takes no argument.
     unsafe {
@@ -69,7 +69,7 @@ fn java_kernel(call: &KernelCall) -> KernelResult {
         let (text, thrown) = jvm::take_exception(env);
         note_first_failure(env, &thrown);
         let _ = task.failure.set(thrown);
-        Err(KernelError(format!("the Java codelet threw {text}")))
+        Err(KernelError::new(format!("the Java codelet threw {text}")))
     }
 }
 
@@ -142,7 +142,7 @@ pub(crate) fn codelet(name: String, modes: Option<Vec<u32>>) -> Result<i64, Erro
     }
     let mut cl = Codelet::new(key.0.clone()).cpu(java_kernel);
     cl = match &key.1 {
-        Some(m) => cl.modes(m.iter().map(|&b| AccessMode(b))),
+        Some(m) => cl.modes(m.iter().map(|&b| AccessMode::from_bits_retain(b))),
         None => cl.variable_buffers(),
     };
     t.list.push(Arc::new(cl));
@@ -224,7 +224,7 @@ pub(crate) unsafe fn submit(
             .modes
             .as_ref()
             .and_then(|m| m.get(i))
-            .map_or(AccessMode::NONE, |&bits| AccessMode(bits));
+            .map_or(AccessMode::NONE, |&bits| AccessMode::from_bits_retain(bits));
         b = b.buffer(h, mode);
     }
     if let Some(n) = s.name {

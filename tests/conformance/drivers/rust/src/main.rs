@@ -73,10 +73,7 @@ const MODES: &[(&str, AccessMode)] = &[
     ("R", AccessMode::R),
     ("W", AccessMode::W),
     ("RW", AccessMode::RW),
-    (
-        "RW|COMMUTE",
-        AccessMode(AccessMode::RW.0 | AccessMode::COMMUTE.0),
-    ),
+    ("RW|COMMUTE", AccessMode::RW.union(AccessMode::COMMUTE)),
     ("REDUX", AccessMode::REDUX),
     ("SCRATCH", AccessMode::SCRATCH),
 ];
@@ -577,11 +574,13 @@ impl Driver {
                 .held
                 .get(args[0])
                 .ok_or_else(|| bad(format!("{} is not acquired", args[0])))?;
-            kernels::elements(&held.views(), 0).map_err(|e| bad(e.0))?
+            kernels::elements(&held.views(), 0).map_err(|e| bad(e.message().to_string()))?
         } else {
             let r = self.rt().and_then(|rt| rt.acquire_view(&h, AccessMode::R));
             match r {
-                Ok(held) => kernels::elements(&held.views(), 0).map_err(|e| bad(e.0))?,
+                Ok(held) => {
+                    kernels::elements(&held.views(), 0).map_err(|e| bad(e.message().to_string()))?
+                }
                 Err(e) => {
                     self.report("read", Some(args[0]), Err(e));
                     return Ok(());
