@@ -17,6 +17,7 @@ By hand: `python3 conformance.py plan SCENARIO.scn` prints the plan a driver is 
 compares with the `>` lines.
 """
 
+import errno
 import re
 import sys
 from dataclasses import dataclass, field
@@ -242,6 +243,47 @@ class DriverOutput:
     problems: list  # protocol violations found while reading
 
 
+# Report kinds whose last word is a return code (the kernel table's `try_acquire`,
+# `try_wait_all`; the C driver's view check).
+CODE_REPORTS = ("acquire", "wait_all", "shape")
+
+
+def code_name(code: str) -> str:
+    """The canonical name of a return code a driver printed as a number: `OK` for 0, the
+    errno's symbolic name for `-errno` (`-22` -> `EINVAL`, from the platform's errno table,
+    so no driver keeps a table of its own), `RET<n>` for anything else. A word that is not a
+    number is already a name and stays."""
+    try:
+        n = int(code)
+    except ValueError:
+        return code
+    if n == 0:
+        return "OK"
+    name = errno.errorcode.get(-n) if n < 0 else None
+    return ERRNO_ALIASES.get(name, name) if name else f"RET{n}"
+
+
+# Where Linux has two names for one errno, Python's table may give either: the names
+# StarPU's headers (and the scenarios) use.
+ERRNO_ALIASES = {"EDEADLOCK": "EDEADLK", "EWOULDBLOCK": "EAGAIN", "EOPNOTSUPP": "ENOTSUP"}
+
+
+def name_codes(line: str) -> str:
+    """`line` with its return code named: the last word of an `error ...` output line."""
+    parts = line.split(" ")
+    if parts[0] == "error" and len(parts) >= 3:
+        parts[-1] = code_name(parts[-1])
+    return " ".join(parts)
+
+
+def name_report_code(text: str) -> str:
+    """A `report` event's text with its return code named (`acquire -35` -> `acquire EDEADLK`)."""
+    parts = text.split(" ")
+    if parts[0] in CODE_REPORTS and len(parts) == 2:
+        parts[1] = code_name(parts[1])
+    return " ".join(parts)
+
+
 def parse_output(stdout: str) -> DriverOutput:
     events, lines, problems = [], [], []
     for n, raw in enumerate(stdout.splitlines(), 1):
@@ -252,7 +294,8 @@ def parse_output(stdout: str) -> DriverOutput:
             ok = (len(parts) >= 4 and parts[1].isdigit() and parts[2] in EVENT_KINDS
                   and (parts[2] == "report") == (len(parts) > 4))
             if ok:
-                events.append(Event(int(parts[1]), parts[2], parts[3], " ".join(parts[4:])))
+                events.append(Event(int(parts[1]), parts[2], parts[3],
+                                    name_report_code(" ".join(parts[4:]))))
             else:
                 problems.append(f"stdout line {n}: malformed event line {line!r}")
         elif head == "@clock":
@@ -264,7 +307,7 @@ def parse_output(stdout: str) -> DriverOutput:
             if re.search(r"@(ev|clock)\b", line):
                 problems.append(f"stdout line {n}: an event or clock line was written into "
                                 f"another line (lines must be written whole): {line!r}")
-            lines.append(line)
+            lines.append(name_codes(line))
     problems.extend(check_events(events))
     return DriverOutput(events, lines, problems)
 

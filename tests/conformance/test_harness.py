@@ -3,7 +3,7 @@ of observations from hand-written events, messages. No driver and no StarPU invo
 
 import pytest
 
-from conformance import (Clock, Event, Observation, ScenarioError, check_events, map_plan_lines,
+from conformance import (Clock, code_name, Event, Observation, ScenarioError, check_events, map_plan_lines,
                          missing, needs, parse_capabilities, parse_output, parse_scenario,
                          plan_line_of, render, render_observation, table_lines)
 
@@ -327,3 +327,14 @@ def test_table_and_totals():
         "c: 1 passed, 1 failed, 0 skipped",
         "rust: 0 passed, 0 failed, 1 skipped",
     ]
+
+
+def test_return_codes_printed_as_numbers_are_named_by_the_harness():
+    out = parse_output("error insert t1 -22\nerror wait_all -35\nread x = 5\n"
+                       "@ev 1 report t acquire -35\n@ev 2 report u worker 2\n"
+                       "@ev 3 report v wait_all 0\nerror submit t2 EINVAL\n")
+    assert out.lines == ["error insert t1 EINVAL", "error wait_all EDEADLK", "read x = 5",
+                         "error submit t2 EINVAL"]
+    assert [e.text for e in out.events] == ["acquire EDEADLK", "worker 2", "wait_all OK"]
+    assert code_name("-125") == "ECANCELED"
+    assert code_name("-99999") == "RET-99999"

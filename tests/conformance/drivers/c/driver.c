@@ -162,37 +162,17 @@ static void out(const char *fmt, ...)
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* Canonical return codes                                                               */
-
-static const struct { int code; const char *name; } errno_names[] = {
-	{EINVAL, "EINVAL"}, {ENODEV, "ENODEV"}, {EDEADLK, "EDEADLK"}, {ENOENT, "ENOENT"},
-	{EAGAIN, "EAGAIN"}, {ENOMEM, "ENOMEM"}, {EBUSY, "EBUSY"}, {EPERM, "EPERM"},
-	{EEXIST, "EEXIST"}, {ENOSYS, "ENOSYS"}, {ETIMEDOUT, "ETIMEDOUT"},
-	{EALREADY, "EALREADY"}, {ERANGE, "ERANGE"}, {ENOTSUP, "ENOTSUP"},
-};
-
-/* OK, the errno name of a negative errno, or RET<n>.  buf holds the last form. */
-static const char *code_name(int ret, char buf[32])
-{
-	if (ret == 0)
-		return "OK";
-	for (size_t i = 0; i < COUNT(errno_names); i++)
-		if (ret == -errno_names[i].code)
-			return errno_names[i].name;
-	snprintf(buf, 32, "RET%d", ret);
-	return buf;
-}
+/* Return codes: printed as the number StarPU returned; the harness names them.          */
 
 /* The one error line every operation prints when StarPU returned non-zero. */
 static void report_ret(const char *verb, const char *subject, int ret)
 {
-	char buf[32];
 	if (ret == 0)
 		return;
 	if (subject)
-		out("error %s %s %s", verb, subject, code_name(ret, buf));
+		out("error %s %s %d", verb, subject, ret);
 	else
-		out("error %s %s", verb, code_name(ret, buf));
+		out("error %s %d", verb, ret);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -447,8 +427,8 @@ static void kernel_end(struct task_rec *r)
 /* What the kernel records for `report T`: "WHAT CODE". */
 static void set_report(struct task_rec *r, const char *what, int ret)
 {
-	char buf[32], text[64];
-	snprintf(text, sizeof(text), "%s %s", what, code_name(ret, buf));
+	char text[64];
+	snprintf(text, sizeof(text), "%s %d", what, ret);
 	event(r, "report", text);
 }
 

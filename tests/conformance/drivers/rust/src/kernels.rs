@@ -91,10 +91,7 @@ pub fn sum_reduction() -> starpu_core::data::ReductionMethods {
 }
 
 fn code_of(r: &starpu_core::Result<()>) -> String {
-    match r {
-        Ok(()) => "OK".into(),
-        Err(e) => crate::code_name(-e.errno()),
-    }
+    crate::code(r).to_string()
 }
 
 /// Runs kernel `kind` for the task whose information is argument 0.

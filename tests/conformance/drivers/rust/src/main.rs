@@ -78,30 +78,10 @@ const MODES: &[(&str, AccessMode)] = &[
     ("SCRATCH", AccessMode::SCRATCH),
 ];
 
-/// The canonical name of a return code.
-pub fn code_name(ret: i32) -> String {
-    const NAMES: &[(i32, &str)] = &[
-        (0, "OK"),
-        (-22, "EINVAL"),
-        (-19, "ENODEV"),
-        (-35, "EDEADLK"),
-        (-2, "ENOENT"),
-        (-11, "EAGAIN"),
-        (-12, "ENOMEM"),
-        (-16, "EBUSY"),
-        (-1, "EPERM"),
-        (-17, "EEXIST"),
-        (-38, "ENOSYS"),
-        (-110, "ETIMEDOUT"),
-        (-114, "EALREADY"),
-        (-34, "ERANGE"),
-        (-95, "ENOTSUP"),
-        (-125, "ECANCELED"),
-    ];
-    NAMES
-        .iter()
-        .find(|(c, _)| *c == ret)
-        .map_or_else(|| format!("RET{ret}"), |(_, n)| n.to_string())
+/// A return code as the driver prints it: the number a C program would get (0 or the
+/// negative errno of the error's kind); the harness names it.
+pub fn code(result: &starpu_core::Result<()>) -> i32 {
+    result.as_ref().map_or_else(|e| -e.errno(), |_| 0)
 }
 
 /// A malformed plan line.
@@ -210,7 +190,7 @@ impl Driver {
         if let Err(e) = r {
             eprintln!("{verb}: {e}");
             let subject = subject.map(|s| format!(" {s}")).unwrap_or_default();
-            EVENTS.print(&format!("error {verb}{subject} {}", code_name(-e.errno())));
+            EVENTS.print(&format!("error {verb}{subject} {}", -e.errno()));
         }
     }
 
