@@ -7,6 +7,43 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// starpu_config.h's BLAS macros, as StarPU's configure sets them: OpenBLAS when
+/// pkg-config knows it, a system BLAS otherwise when one links, and whether `<cblas.h>` is
+/// there.
+fn blas_defines() -> String {
+    let pkg = |name: &str| {
+        std::process::Command::new("pkg-config")
+            .args(["--exists", name])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let compiler = cc::Build::new().get_compiler();
+    let cblas_h = std::process::Command::new(compiler.path())
+        .args(["-E", "-x", "c", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(b"#include <cblas.h>\n")?;
+            c.wait()
+        })
+        .is_ok_and(|s| s.success());
+    let mut out = String::new();
+    if pkg("openblas") {
+        out.push_str("#define STARPU_HAVE_BLAS 1\n#define STARPU_OPENBLAS 1\n");
+    } else if pkg("blas") {
+        out.push_str("#define STARPU_HAVE_BLAS 1\n#define STARPU_SYSTEM_BLAS 1\n");
+    } else {
+        out.push_str("/* no BLAS found when this library was built */\n");
+    }
+    if cblas_h {
+        out.push_str("#define STARPU_HAVE_CBLAS_H 1\n");
+    }
+    out
+}
+
 fn main() {
     let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -31,7 +68,11 @@ fn main() {
     for entry in fs::read_dir(&hand).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if name.ends_with(".h") && name != "prelude.h" && name != "epilogue.h" {
+        if name == "starpu_config.h" {
+            let text = fs::read_to_string(&path).unwrap();
+            let text = text.replace("/* @STARPU_BLAS@ */", &blas_defines());
+            fs::write(include.join(&name), text).unwrap();
+        } else if name.ends_with(".h") && name != "prelude.h" && name != "epilogue.h" {
             fs::copy(&path, include.join(&name)).unwrap();
         }
     }

@@ -294,3 +294,44 @@ fn partitioned_children_keep_the_element_type() {
     assert_eq!(rt.unregister_take::<Vec<f64>>(&m).unwrap(), vec![2.0; 16]);
     rt.shutdown();
 }
+
+/// A thread that holds data acquired and asks for it again in a mode that must wait for
+/// its own acquisition gets `Deadlock` (StarPU hangs); reads after reads are fine, and
+/// another thread's acquisition simply waits.
+#[test]
+fn acquiring_again_what_this_thread_holds_is_refused() {
+    use starpu_core::data::AcquireNode;
+    use starpu_core::ErrorKind;
+    let rt = runtime();
+    let x = rt.register_variable(1i64).unwrap();
+    rt.acquire(&x, AcquireNode::Node(0), AccessMode::RW)
+        .unwrap();
+    for mode in [AccessMode::R, AccessMode::W, AccessMode::RW] {
+        let e = rt.acquire(&x, AcquireNode::Node(0), mode).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Deadlock, "{mode:?}: {}", e.message);
+    }
+    // Another thread waits for the release, then gets the data.
+    let (rt2, x2) = (rt.clone(), x.clone());
+    let other = std::thread::spawn(move || {
+        rt2.acquire(&x2, AcquireNode::Node(0), AccessMode::RW)
+            .unwrap();
+        rt2.release(&x2).unwrap();
+    });
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    rt.release(&x).unwrap();
+    other.join().unwrap();
+    // Two reads by one thread do not wait for each other.
+    rt.acquire(&x, AcquireNode::Node(0), AccessMode::R).unwrap();
+    rt.acquire(&x, AcquireNode::Node(0), AccessMode::R).unwrap();
+    let e = rt
+        .acquire(&x, AcquireNode::Node(0), AccessMode::RW)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Deadlock);
+    rt.release(&x).unwrap();
+    rt.release(&x).unwrap();
+    rt.acquire(&x, AcquireNode::Node(0), AccessMode::RW)
+        .unwrap();
+    rt.release(&x).unwrap();
+    assert_eq!(rt.unregister_take::<i64>(&x).unwrap(), 1);
+    rt.shutdown();
+}

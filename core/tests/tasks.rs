@@ -432,3 +432,27 @@ fn a_task_holding_its_own_end_lets_its_child_use_the_data_first() {
     rt.unregister(&x, true).unwrap();
     rt.shutdown();
 }
+
+/// Explicit dependencies that would close a cycle are refused (StarPU waits forever): the
+/// tasks of the chain still run once the cycle is not declared.
+#[test]
+fn a_cycle_of_explicit_dependencies_is_refused() {
+    use starpu_core::Task;
+    let rt = common::runtime(1, Some("eager"));
+    let noop = Arc::new(Codelet::new("noop").cpu(|_| Ok(())));
+    let (a, b, c) = (Task::new(), Task::new(), Task::new());
+    b.add_dependency(&a).unwrap();
+    c.add_dependency(&b).unwrap();
+    let e = a.add_dependency(&c).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Deadlock, "{}", e.message);
+    for t in [&c, &b, &a] {
+        rt.task_for(t.clone(), Some(noop.clone()))
+            .detach(false)
+            .submit()
+            .unwrap();
+    }
+    for t in [&a, &b, &c] {
+        rt.wait(t).unwrap();
+    }
+    rt.shutdown();
+}

@@ -10,6 +10,8 @@
  *  5. starpu_task_wait on a detached task that has already ended: -EINVAL, no crash.
  *  6. (this project's extension) the cause of the last error is readable:
  *     starpu_rs_last_error / _code / _kind, and starpu_rs_clear_last_error.
+ *  7. explicit task dependencies that would close a cycle: the declaration that closes it
+ *     is refused (Deadlock, readable as the last error), so both tasks still run.
  * Errors are printed on stderr; the test checks return codes and values.
  */
 #include "test_common.h"
@@ -116,6 +118,22 @@ int main(void)
 	CHECK(starpu_rs_last_error_code() == -EINVAL, "last error code %d", starpu_rs_last_error_code());
 	CHECK(starpu_rs_last_error_kind() && !strcmp(starpu_rs_last_error_kind(), "InvalidArgument"),
 	      "last error kind %s", starpu_rs_last_error_kind() ? starpu_rs_last_error_kind() : "(null)");
+
+	/* 7 */
+	struct starpu_task *ta = starpu_task_create(), *tb = starpu_task_create();
+	ta->cl = tb->cl = &noop_cl;
+	ta->detach = tb->detach = 0;
+	starpu_task_declare_deps(tb, 1, ta);
+	starpu_rs_clear_last_error();
+	starpu_task_declare_deps(ta, 1, tb); /* refused: tb waits for ta */
+	CHECK(starpu_rs_last_error_code() == -EDEADLK, "closing a cycle: last error %d",
+	      starpu_rs_last_error_code());
+	MUST(starpu_task_submit(tb));
+	MUST(starpu_task_submit(ta));
+	MUST(starpu_task_wait(ta));
+	MUST(starpu_task_wait(tb));
+	starpu_task_destroy(ta);
+	starpu_task_destroy(tb);
 #endif
 
 	MUST(starpu_task_wait_for_all());

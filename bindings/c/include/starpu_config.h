@@ -51,9 +51,13 @@
  * STARPU_USE_MPI_SERVER_CLIENT, STARPU_SIMGRID, STARPU_USE_FXT (no FxT traces: the
  * starpu_fxt_* calls do nothing), STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute
  * gives 0), STARPU_NON_BLOCKING_DRIVERS (idle workers park after
- * a short spin), and the BLAS choices of StarPU's examples (STARPU_OPENBLAS, STARPU_MKL,
- * STARPU_ATLAS, STARPU_GOTO, STARPU_ARMPL, STARPU_SYSTEM_BLAS, STARPU_HAVE_BLAS): the
- * library uses no BLAS. */
+ * a short spin). */
+
+/* The BLAS StarPU's examples may use, as StarPU's configure finds it (STARPU_HAVE_BLAS,
+ * STARPU_OPENBLAS or STARPU_SYSTEM_BLAS, STARPU_HAVE_CBLAS_H): written by build.rs from
+ * what the build machine has. Programs link the BLAS themselves (`pkg-config --libs
+ * openblas`), as with StarPU. */
+/* @STARPU_BLAS@ */
 
 typedef ssize_t starpu_ssize_t;
 

@@ -148,13 +148,6 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
         let mut cfg = config_from(conf.as_ref())?;
         cfg.apply_env()?;
         cfg.profiling |= crate::profiling::requested_before_init();
-        if cfg.sched_policy.as_deref() == Some("help") {
-            eprintln!("StarPU scheduling policies:");
-            for (name, what) in starpu_core::sched::POLICIES {
-                eprintln!("\t{name:<8}-> {what}");
-            }
-            cfg.sched_policy = None;
-        }
         let requested_accel = cfg.ncuda.unwrap_or(0) + cfg.nopencl.unwrap_or(0);
         let custom = conf
             .as_ref()

@@ -84,6 +84,19 @@ pub extern "C" fn starpu_sycl_worker_get_count() -> c_uint {
     0
 }
 
+/// `starpu_mpi_ms_worker_get_count` (StarPU 1.4's name of the MPI server-client workers,
+/// "master-slave"): this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_mpi_ms_worker_get_count() -> c_uint {
+    0
+}
+
+/// `starpu_tcpip_ms_worker_get_count` (StarPU 1.4's name): this build has no such workers.
+#[no_mangle]
+pub extern "C" fn starpu_tcpip_ms_worker_get_count() -> c_uint {
+    0
+}
+
 /// `starpu_worker_get_id`: this thread's worker, -1 outside workers.
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_id() -> c_int {

@@ -24,6 +24,7 @@ impl Runtime {
         mode: AccessMode,
     ) -> Result<TaskRef> {
         self.check_may_block("data acquisition")?;
+        check_not_held_here(h, mode)?;
         let t = self.submit_acquisition(h, node, mode, None)?;
         self.task_bell.wait_until(|| t.state() >= state::RUNNING);
         if let Some(e) = t.failure() {
@@ -66,6 +67,10 @@ impl Runtime {
         let mode = AccessMode::from_bits(mode.bits())
             .map_err(|e| Error::invalid(format!("data acquisition: {e}")))?;
         let t = Task::new();
+        // A blocking acquisition belongs to the thread that waits for it.
+        let held_by = granted
+            .is_none()
+            .then(|| std::sync::Arc::new(HeldBy(std::thread::current().id())) as _);
         if let Some(f) = granted {
             t.set_callback(move |_| f());
         }
@@ -76,6 +81,7 @@ impl Runtime {
                 sequential: h.sequential_consistency(),
             }],
             kind: TaskKind::Acquire(node),
+            payload: held_by,
             ..Default::default()
         };
         h.0.acquisitions
@@ -160,6 +166,38 @@ impl Runtime {
         let mut ready = ReadyList::new();
         task::complete(self, t, &mut ready);
         self.schedule(ready);
+    }
+}
+
+/// The thread that made a blocking acquisition (kept as the acquisition's payload).
+struct HeldBy(std::thread::ThreadId);
+
+/// Refuses a blocking acquisition of `h` in `mode` that would wait for an acquisition this
+/// very thread holds (and so wait forever, as StarPU does): a write after anything, or
+/// anything after a write, of the same data in sequential order.
+fn check_not_held_here(h: &DataHandle, mode: AccessMode) -> Result<()> {
+    if !h.sequential_consistency() {
+        return Ok(());
+    }
+    let here = std::thread::current().id();
+    let held = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
+    let conflict = held.iter().find(|a| {
+        let Some(spec) = a.spec() else { return false };
+        a.state() >= state::RUNNING
+            && spec.payload_as::<HeldBy>().is_some_and(|b| b.0 == here)
+            && spec
+                .accesses
+                .iter()
+                .any(|x| x.sequential && (x.mode.writes() || mode.writes()))
+    });
+    match conflict {
+        Some(a) => Err(Error::deadlock(format!(
+            "data acquisition: this thread holds data {} already (acquired in mode {:?}, not \
+             released): acquiring it in mode {mode:?} would wait for itself",
+            h.label(),
+            a.spec().map_or(AccessMode::NONE, |s| s.accesses[0].mode)
+        ))),
+        None => Ok(()),
     }
 }
 

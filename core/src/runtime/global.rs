@@ -61,6 +61,16 @@ pub fn shutdown() -> Result<()> {
             "runtime shutdown: not allowed from a task or a callback (it would wait for itself)",
         ));
     }
+    // The last shutdown first waits for the tasks with the runtime still in place: tasks
+    // and callbacks that run meanwhile may call the global API (submit more tasks, release
+    // an end dependency), as StarPU lets them until its shutdown is under way.
+    let last = {
+        let s = slot();
+        (s.count == 1).then(|| s.runtime.clone()).flatten()
+    };
+    if let Some(rt) = last {
+        let _ = rt.wait_for_all();
+    }
     let rt = {
         let mut s = slot();
         match s.count {

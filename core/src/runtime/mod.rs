@@ -12,6 +12,7 @@ mod global;
 mod submit;
 mod wait;
 mod watchdog;
+mod watermark;
 
 pub use ctx_wait::CloseCallback;
 pub use global::{global, init, is_initialized, shutdown, with_global};
@@ -59,7 +60,7 @@ pub struct Runtime {
     /// `wait_for_all` and `wait_for_n_submitted` waiters: rung when `submitted` drops to
     /// `watermark` or below.
     pub(crate) all_bell: Bell,
-    pub(crate) watermark: AtomicUsize,
+    pub(crate) watermark: watermark::Watermark,
     /// Waiters for one task, a tag, or an acquisition.
     pub(crate) task_bell: Bell,
     /// Waiters for a data handle to become idle.
@@ -133,10 +134,9 @@ impl Runtime {
                 "{ncpus} CPU workers asked for, at most {MAX_WORKERS} are supported"
             )));
         }
-        let policy_name = config
-            .sched_policy
-            .clone()
-            .unwrap_or_else(|| sched::DEFAULT_POLICY.to_string());
+        let policy_name = sched::resolve_name(config.sched_policy.as_deref(), |m| {
+            eprintln!("[starpu] warning: {m}")
+        });
         let worker_cpus: Vec<Option<usize>> = (0..ncpus)
             .map(|i| {
                 if cpus.is_empty() {
@@ -189,7 +189,7 @@ impl Runtime {
             nsleeping: CachePadded::new(AtomicUsize::new(0)),
             submitted: CachePadded::new(AtomicUsize::new(0)),
             all_bell: Bell::default(),
-            watermark: AtomicUsize::new(0),
+            watermark: Default::default(),
             task_bell: Bell::default(),
             data_bell: Bell::default(),
             tags: Tags::default(),

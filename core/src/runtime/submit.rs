@@ -90,6 +90,13 @@ impl Runtime {
                  callback (it would wait for itself)",
             ));
         }
+        if task.reaches(task) {
+            return Err(Error::deadlock(format!(
+                "task submission: task {} waits, through its explicit dependencies, for a \
+                 task that waits for it (a cycle would wait forever)",
+                task.label()
+            )));
+        }
         if !task.mark_submitted() {
             return Err(Error::invalid(
                 "task submission: the task was submitted already (wait for it to end before \
@@ -103,7 +110,7 @@ impl Runtime {
     /// One submitted task (or acquisition) is over for `wait_for_all`.
     pub(crate) fn task_left(&self) {
         let left = self.submitted.fetch_sub(1, Ordering::SeqCst) - 1;
-        if left <= self.watermark.load(Ordering::SeqCst) {
+        if left <= self.watermark.get() {
             self.all_bell.ring();
         }
     }
@@ -192,6 +199,9 @@ impl Runtime {
             .limit_min_submitted
             .unwrap_or(max.saturating_sub(1))
             .min(max);
+        // As StarPU does before it blocks here: a policy that holds tasks back until told
+        // (graph_test) must release them, or the tasks this wait needs never run.
+        self.do_schedule();
         self.wait_for_n_submitted(min);
     }
 

@@ -77,13 +77,10 @@ impl Runtime {
         if self.submitted.load(Ordering::SeqCst) <= n {
             return;
         }
-        self.watermark.fetch_max(n, Ordering::SeqCst);
+        self.watermark.enter(n);
         self.all_bell
             .wait_until(|| self.submitted.load(Ordering::SeqCst) <= n);
-        // Later waiters raise it again if they need; 0 is what wait_for_all needs.
-        let _ = self
-            .watermark
-            .compare_exchange(n, 0, Ordering::SeqCst, Ordering::SeqCst);
+        self.watermark.leave(n);
     }
 
     /// Waits for one task to end (`starpu_task_wait`); returns its failure if it failed.
@@ -163,6 +160,7 @@ impl Runtime {
     /// Waits until every tag of `ids` is done (`starpu_tag_wait_array`).
     pub fn tag_wait(&self, ids: &[u64]) -> Result<()> {
         self.check_may_block("waiting for a tag")?;
+        let _watched = self.watch_tag_wait(ids);
         self.task_bell
             .wait_until(|| ids.iter().all(|&id| self.tags.is_done(id)));
         Ok(())

@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 pub(crate) struct Watchdog {
     config: WatchdogConfig,
     live: Mutex<Live>,
+    /// Tags application threads wait for (`starpu_tag_wait`), with how many threads wait
+    /// for each: a thread may wait for a tag nothing will ever notify, with no task pending.
+    tag_waits: Mutex<HashMap<u64, usize>>,
     thread: Mutex<Option<JoinHandle<()>>>,
     stop: AtomicBool,
 }
@@ -42,6 +45,7 @@ impl Watchdog {
         Watchdog {
             config,
             live: Mutex::new(Live::default()),
+            tag_waits: Mutex::new(HashMap::new()),
             thread: Mutex::new(None),
             stop: AtomicBool::new(false),
         }
@@ -78,6 +82,31 @@ impl Watchdog {
         live.tasks.remove(&task.id());
         live.ended += 1;
     }
+
+    fn waiting_for_tags(&self, ids: &[u64], delta: isize) {
+        let mut waits = lock(&self.tag_waits);
+        for &id in ids {
+            let n = waits.entry(id).or_default();
+            *n = n.saturating_add_signed(delta);
+            if *n == 0 {
+                waits.remove(&id);
+            }
+        }
+    }
+}
+
+/// Tags an application thread waits for, recorded while it waits (see `watch_tag_wait`).
+pub(crate) struct TagWait<'a> {
+    wd: Option<&'a Watchdog>,
+    ids: &'a [u64],
+}
+
+impl Drop for TagWait<'_> {
+    fn drop(&mut self) {
+        if let Some(wd) = self.wd {
+            wd.waiting_for_tags(self.ids, -1);
+        }
+    }
 }
 
 impl Runtime {
@@ -87,6 +116,16 @@ impl Runtime {
         if let Some(w) = &self.watchdog {
             w.submitted(task);
         }
+    }
+
+    /// Records, for the watchdog when it runs, that this thread waits for tags `ids` until
+    /// the returned guard goes.
+    pub(crate) fn watch_tag_wait<'a>(&'a self, ids: &'a [u64]) -> TagWait<'a> {
+        let wd = self.watchdog.as_ref();
+        if let Some(w) = wd {
+            w.waiting_for_tags(ids, 1);
+        }
+        TagWait { wd, ids }
     }
 
     /// Records the end of a task for the watchdog, when it runs.
@@ -123,7 +162,8 @@ fn watch(rt: &Runtime) {
     let mut quiet_since = Instant::now();
     while nap(wd, wd.config.timeout) {
         let ended = lock(&wd.live).ended;
-        if ended != last || rt.nsubmitted() == 0 {
+        let idle = rt.nsubmitted() == 0 && lock(&wd.tag_waits).is_empty();
+        if ended != last || idle {
             last = ended;
             quiet_since = Instant::now();
             continue;
@@ -182,6 +222,8 @@ pub(crate) fn report(rt: &Runtime, quiet: Duration) -> String {
 
     let mut out = String::new();
     let pending = rt.nsubmitted();
+    let mut waited: Vec<u64> = lock(&wd.tag_waits).keys().copied().collect();
+    waited.sort_unstable();
     let _ = writeln!(
         out,
         "[starpu] watchdog: no task finished for {:.3} s (STARPU_WATCHDOG_TIMEOUT={} us) \
@@ -190,6 +232,18 @@ pub(crate) fn report(rt: &Runtime, quiet: Duration) -> String {
         wd.config.timeout.as_micros(),
         if pending == 1 { "task is" } else { "tasks are" }
     );
+    for tag in waited.into_iter().filter(|&t| !rt.tags.is_done(t)) {
+        let why = match carriers.get(&tag) {
+            Some(c) => format!("carried by {}", describe(c)),
+            None => "which no submitted task carries and the application did not notify: \
+                     nothing will ever make it done"
+                .to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "[starpu] watchdog:   the application waits (starpu_tag_wait) for tag {tag}, {why}"
+        );
+    }
     for t in &tasks {
         let what = describe(t);
         let Some(spec) = t.spec() else { continue };
@@ -346,6 +400,42 @@ mod tests {
         rt.tag_notify(1);
         rt.wait_for_all().unwrap();
         assert!(lock(&rt.watchdog.as_ref().unwrap().live).tasks.is_empty());
+        rt.shutdown();
+    }
+
+    #[test]
+    fn the_report_names_a_tag_the_application_waits_for_in_vain() {
+        let config = Config {
+            ncpus: Some(1),
+            silent: true,
+            watchdog: Some(WatchdogConfig {
+                timeout: Duration::from_secs(3600),
+                crash: false,
+                delay: Duration::ZERO,
+            }),
+            ..Config::default()
+        };
+        let rt = Runtime::start(config).unwrap();
+        let waiter = {
+            let rt = rt.clone();
+            std::thread::spawn(move || rt.tag_wait(&[77]))
+        };
+        let wd = rt.watchdog.as_ref().unwrap();
+        while lock(&wd.tag_waits).is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let text = report(&rt, Duration::from_secs(1));
+        assert!(text.contains("while 0 tasks are pending"), "{text}");
+        assert!(
+            text.contains(
+                "the application waits (starpu_tag_wait) for tag 77, which no \
+                           submitted task carries"
+            ),
+            "{text}"
+        );
+        rt.tag_notify(77);
+        waiter.join().unwrap().unwrap();
+        assert!(lock(&wd.tag_waits).is_empty());
         rt.shutdown();
     }
 }

@@ -245,6 +245,43 @@ impl std::fmt::Debug for PolicyFactory {
 /// StarPU's default policy.
 pub const DEFAULT_POLICY: &str = "lws";
 
+/// Whether `name` is a policy this build provides.
+pub fn is_policy(name: &str) -> bool {
+    POLICIES.iter().any(|p| p.0 == name)
+}
+
+/// The policy a runtime starts with when asked for `name`: `name` itself, or, as StarPU
+/// does for a name it does not know, the default one, with a warning naming the policies
+/// there are (so that a program written for another StarPU still runs).
+pub fn resolve_name(name: Option<&str>, warn: impl FnOnce(&str)) -> String {
+    match name {
+        None => DEFAULT_POLICY.to_string(),
+        Some(n) if is_policy(n) => n.to_string(),
+        // `STARPU_SCHED=help`: StarPU lists the policies, then starts with its default.
+        Some("help") => {
+            eprintln!("StarPU scheduling policies:");
+            for (name, what) in POLICIES {
+                eprintln!("\t{name:<8}-> {what}");
+            }
+            DEFAULT_POLICY.to_string()
+        }
+        Some(n) => {
+            let names: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
+            let what = if NOT_YET.contains(&n) {
+                "is a StarPU policy not implemented in this build yet"
+            } else {
+                "was not found"
+            };
+            warn(&format!(
+                "scheduling policy '{n}' {what}; using the default, {DEFAULT_POLICY} (the \
+                 policies are: {})",
+                names.join(", ")
+            ));
+            DEFAULT_POLICY.to_string()
+        }
+    }
+}
+
 /// Builds the policy called `name` for `workers`.
 pub fn create(name: &str, workers: &[Worker]) -> Result<Box<dyn Policy>> {
     let nworkers = workers.len();

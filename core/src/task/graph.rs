@@ -108,6 +108,31 @@ impl Task {
         ends
     }
 
+    /// Whether `target` waits for `self`, directly or through other tasks: it is among the
+    /// tasks reached from `self` through successor edges. Explicit dependencies may be
+    /// declared in any order, so this is how a cycle is found before it hangs a program.
+    pub(crate) fn reaches(&self, target: &Task) -> bool {
+        let mut stack: Vec<TaskRef> = {
+            let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
+            if s.list.is_empty() && s.data_list.is_empty() {
+                // The common case: nothing waits for this task yet.
+                return false;
+            }
+            s.list.iter().chain(s.data_list.iter()).cloned().collect()
+        };
+        let mut seen = std::collections::HashSet::new();
+        while let Some(t) = stack.pop() {
+            if std::ptr::eq(&*t, target) {
+                return true;
+            }
+            if seen.insert(std::sync::Arc::as_ptr(&t) as usize) {
+                let s = t.successors.lock().unwrap_or_else(|e| e.into_inner());
+                stack.extend(s.list.iter().chain(s.data_list.iter()).cloned());
+            }
+        }
+        false
+    }
+
     /// The tasks waiting for this one's data and for its end, for reports (the watchdog).
     pub(crate) fn successors_snapshot(&self) -> (Vec<TaskRef>, Vec<TaskRef>) {
         let s = self.successors.lock().unwrap_or_else(|e| e.into_inner());
@@ -152,5 +177,16 @@ mod tests {
             !a.add_successor(&c),
             "no edge from a task that already ended"
         );
+    }
+
+    #[test]
+    fn reachability_follows_successor_edges() {
+        let (a, b, c) = (Task::new(), Task::new(), Task::new());
+        a.add_successor(&b);
+        b.add_successor(&c);
+        assert!(a.reaches(&c) && a.reaches(&b) && b.reaches(&c));
+        assert!(!c.reaches(&a) && !a.reaches(&a));
+        c.add_successor(&a);
+        assert!(a.reaches(&a), "a cycle a -> b -> c -> a");
     }
 }

@@ -422,6 +422,14 @@ impl Task {
         if Arc::ptr_eq(self, pred) {
             return Err(Error::invalid("a task cannot depend on itself"));
         }
+        if self.reaches(pred) {
+            return Err(Error::deadlock(format!(
+                "task {} cannot wait for task {}: that task waits for it already (a cycle \
+                 of dependencies would wait forever)",
+                self.label(),
+                pred.label()
+            )));
+        }
         pred.add_successor(self);
         Ok(())
     }
