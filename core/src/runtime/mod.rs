@@ -91,6 +91,8 @@ pub struct Runtime {
     pub(crate) knobs: crate::knobs::Knobs,
     /// Tasks submitted and not yet terminated, per scheduling context (`ctx_wait.rs`).
     pub(crate) ctx_counts: ctx_wait::ContextCounts,
+    /// The execution trace recorder (`trace/`; off unless asked for).
+    pub(crate) trace: crate::trace::Recorder,
 }
 
 mod failures;
@@ -179,6 +181,10 @@ impl Runtime {
         let config_watchdog = config.watchdog;
         let (config_profiling, config_worker_stats) = (config.profiling, config.worker_stats);
         let config_perf_counters = config.perf_counters;
+        let trace = crate::trace::Recorder::new(
+            (config.trace || config.trace_output.generate) && crate::trace::autostart(),
+            crate::trace::worker_infos(&workers),
+        );
         let rt = Arc::new(Runtime {
             config,
             workers,
@@ -207,6 +213,7 @@ impl Runtime {
             parallel,
             knobs: crate::knobs::Knobs::new(&worker_cpus),
             ctx_counts: Default::default(),
+            trace,
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
@@ -267,12 +274,10 @@ impl Runtime {
                 ));
             }
         }
-        if self.config.worker_stats {
-            eprint!("{}", self.profile.worker_summary(self));
+        if first {
+            self.finish_trace();
         }
-        if self.config.stats {
-            eprint!("{}", crate::profiling::data_summary());
-        }
+        self.print_statistics();
     }
 
     /// Refuses new work, wakes the workers so they see it, and joins them.

@@ -86,6 +86,12 @@ pub trait TaskHooks: Send + Sync {
     fn name(&self, _task: &Task) -> Option<String> {
         None
     }
+    /// Lends the task's name and colour (`0xRRGGBB`, 0 for none) to `f`, for traces,
+    /// which record them for every task: a face that holds them can lend them without
+    /// copying. The default asks [`TaskHooks::name`].
+    fn with_trace_label(&self, task: &Task, f: &mut dyn FnMut(Option<&str>, u32)) {
+        f(self.name(task).as_deref(), 0)
+    }
     /// The hooks object itself as the task's payload, for a face whose hooks object is
     /// also its per-task state (it then needs no separate `payload`).
     fn payload(&self) -> Option<&(dyn Any + Send + Sync)> {
@@ -414,6 +420,7 @@ impl Task {
         if Arc::ptr_eq(self, pred) {
             return Err(Error::invalid("a task cannot depend on itself"));
         }
+        crate::trace::dependency(pred, self);
         pred.add_successor(self);
         Ok(())
     }
