@@ -269,7 +269,7 @@ pub extern "C" fn starpu_fxt_write_data_trace_in_dir(_filename_in: *mut c_char, 
 #[no_mangle]
 pub extern "C" fn starpu_fxt_trace_user_event(code: c_ulong) {
     guard("starpu_fxt_trace_user_event", (), || {
-        with_recorder(|r| r.user_event(code as u64))
+        with_recorder(|r| r.user_event(code))
     })
 }
 

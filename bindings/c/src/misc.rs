@@ -54,7 +54,7 @@ pub unsafe extern "C" fn starpu_getenv(name: *const c_char) -> *mut c_char {
 /// (recorded in traces: `Iteration:` in `tasks.rec`).
 #[no_mangle]
 pub extern "C" fn starpu_iteration_push(iteration: libc::c_ulong) {
-    let _ = starpu_core::runtime::with_global(|rt| rt.tracer().iteration_push(iteration as u64));
+    let _ = starpu_core::runtime::with_global(|rt| rt.tracer().iteration_push(iteration));
 }
 
 /// `starpu_iteration_pop`.
