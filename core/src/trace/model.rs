@@ -341,7 +341,17 @@ impl Model {
             }
         }
         // Submitted tasks first, in submission order, then the others by id.
-        let mut list: Vec<TaskInfo> = tasks.into_values().collect();
+        // A task only named by a dependency, never submitted or run while recording, is
+        // not shown; nor are edges to it.
+        let mut list: Vec<TaskInfo> = tasks
+            .into_values()
+            .filter(|t| t.submit_ns.is_some() || t.start_ns.is_some() || t.end_ns.is_some())
+            .collect();
+        let known: std::collections::HashSet<u64> = list.iter().map(|t| t.id).collect();
+        for t in &mut list {
+            t.deps.retain(|d| known.contains(d));
+            t.end_deps.retain(|d| known.contains(d));
+        }
         list.sort_by_key(|t| (t.submit_order == 0, t.submit_order, t.id));
         m.index = list.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
         m.tasks = list;

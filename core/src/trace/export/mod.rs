@@ -125,7 +125,7 @@ pub fn generate(trace: &Trace, opts: &Options) -> std::io::Result<Vec<PathBuf>> 
             "paje.trace" => paje_trace(trace, &m, opts),
             "trace.json" => chrome_json(trace, &m, opts),
             "dag.dot" => dag_dot(trace, &m, opts),
-            "tasks.rec" => tasks_rec(&m),
+            "tasks.rec" => tasks_rec(trace, &m),
             "data.rec" => data_rec(&m),
             "trace.rec" => states_rec(trace, &m),
             "sched_tasks.rec" => sched_tasks_rec(&m),

@@ -27,7 +27,7 @@ fn mode_letters(m: AccessMode) -> String {
 }
 
 /// `tasks.rec`.
-pub fn tasks_rec(m: &Model) -> String {
+pub fn tasks_rec(trace: &Trace, m: &Model) -> String {
     let mut out = String::new();
     for t in &m.tasks {
         let o = &mut out;
@@ -49,7 +49,9 @@ pub fn tasks_rec(m: &Model) -> String {
         let _ = writeln!(o, "Tag: {:x}", t.tag.unwrap_or(0));
         if let Some(w) = t.worker {
             let _ = writeln!(o, "WorkerId: {w}");
-            let _ = writeln!(o, "MemoryNode: 0");
+            if let Some(info) = trace.workers.iter().find(|x| x.id == w) {
+                let _ = writeln!(o, "MemoryNode: {}", info.node);
+            }
         }
         for (field, v) in [
             ("SubmitTime", t.submit_ns),
