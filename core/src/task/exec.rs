@@ -52,7 +52,6 @@ pub(crate) fn guarded_current(rt: &Runtime, task: &TaskRef, what: &str, f: impl 
 /// Runs a task popped by `worker`, then ends it.
 pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
     let spec = task.spec().expect("scheduled tasks were submitted");
-    rt.trace.popped(&task);
     task.set_state(state::RUNNING);
     if let Some(h) = &spec.hooks {
         // As in StarPU, the task is the current one during its prologue pop callback
@@ -156,7 +155,6 @@ fn run_kernel(
 pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
     let spec = task.spec().expect("completed tasks were submitted");
     task.set_state(state::COMPLETED);
-    rt.trace.callback(task, true);
     if let Some(h) = &spec.hooks {
         guarded(rt, task, "the callback", || h.completed(task));
     }
@@ -165,7 +163,7 @@ pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
             guarded(rt, task, "the callback", || f(task));
         }
     }
-    rt.trace.callback(task, false);
+    rt.trace.callbacks_done(task);
     // The data is free from here on, even if end dependencies delay the task's end.
     crate::data::commute::release(task, ready);
     task.release_data_successors(ready);

@@ -441,6 +441,11 @@ impl Task {
         self.has.load(Ordering::Acquire) & what != 0
     }
 
+    /// Whether a callback closure was set (traces mark the end of callbacks).
+    pub(crate) fn has_callback(&self) -> bool {
+        self.has(has::CALLBACK)
+    }
+
     pub(crate) fn take_callback(&self) -> Option<TaskClosure> {
         if !self.has(has::CALLBACK) {
             return None;

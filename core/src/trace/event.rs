@@ -22,6 +22,10 @@ pub struct RawEvent {
     pub x: u16,
 }
 
+/// Set in a buffered event's code when its time is already in nanoseconds rather than a
+/// clock stamp (`clock.rs`); never in a [`crate::trace::Trace`].
+pub(crate) const NS_TIME: u16 = 0x8000;
+
 /// Event codes. Stable: they are what the raw file stores.
 pub(crate) mod code {
     pub const SUBMIT: u16 = 1;
@@ -30,10 +34,10 @@ pub(crate) mod code {
     pub const END_DEP: u16 = 4;
     pub const TAG_DEP: u16 = 5;
     pub const PUSH: u16 = 6;
-    pub const POP: u16 = 7;
+    // 7 was a separate pop event: a start now says the worker took the task.
     pub const START: u16 = 8;
     pub const END: u16 = 9;
-    pub const CALLBACK_BEGIN: u16 = 10;
+    // 10 was a callback start: callbacks start when the task ends.
     pub const CALLBACK_END: u16 = 11;
     pub const SLEEP: u16 = 12;
     pub const WAKE: u16 = 13;
@@ -120,11 +124,7 @@ pub enum What {
     Push {
         task: u64,
     },
-    /// A worker took the task.
-    Pop {
-        task: u64,
-    },
-    /// The worker starts the task (data fetch, then the kernel).
+    /// A worker took the task and starts it (data fetch, then the kernel).
     Start {
         task: u64,
     },
@@ -137,9 +137,7 @@ pub enum What {
         size: u64,
         model: Option<u32>,
     },
-    CallbackBegin {
-        task: u64,
-    },
+    /// The task's callbacks, which start at its end, are over.
     CallbackEnd {
         task: u64,
     },
@@ -228,7 +226,6 @@ impl What {
             What::EndDep { pred, succ } => r(code::END_DEP, succ, pred, 0, 0, 0),
             What::TagDep { tag, dep } => r(code::TAG_DEP, 0, tag, dep, 0, 0),
             What::Push { task } => r(code::PUSH, task, 0, 0, 0, 0),
-            What::Pop { task } => r(code::POP, task, 0, 0, 0, 0),
             What::Start { task } => r(code::START, task, 0, 0, 0, 0),
             What::End {
                 task,
@@ -244,7 +241,6 @@ impl What {
                 model.map_or(0, |m| m + 1),
                 0,
             ),
-            What::CallbackBegin { task } => r(code::CALLBACK_BEGIN, task, 0, 0, 0, 0),
             What::CallbackEnd { task } => r(code::CALLBACK_END, task, 0, 0, 0, 0),
             What::Sleep => r(code::SLEEP, 0, 0, 0, 0, 0),
             What::Wake => r(code::WAKE, 0, 0, 0, 0, 0),
@@ -303,7 +299,6 @@ impl What {
             },
             code::TAG_DEP => What::TagDep { tag: e.a, dep: e.b },
             code::PUSH => What::Push { task: e.task },
-            code::POP => What::Pop { task: e.task },
             code::START => What::Start { task: e.task },
             code::END => What::End {
                 task: e.task,
@@ -312,7 +307,6 @@ impl What {
                 size: e.b,
                 model: e.c.checked_sub(1),
             },
-            code::CALLBACK_BEGIN => What::CallbackBegin { task: e.task },
             code::CALLBACK_END => What::CallbackEnd { task: e.task },
             code::SLEEP => What::Sleep,
             code::WAKE => What::Wake,
@@ -345,10 +339,8 @@ impl What {
             What::Submit { task, .. }
             | What::Access { task, .. }
             | What::Push { task }
-            | What::Pop { task }
             | What::Start { task }
             | What::End { task, .. }
-            | What::CallbackBegin { task }
             | What::CallbackEnd { task } => Some(task),
             What::Dep { succ, .. } | What::EndDep { succ, .. } => Some(succ),
             What::WaitBegin { task, .. } if task != 0 => Some(task),
@@ -391,7 +383,6 @@ mod tests {
             What::EndDep { pred: 1, succ: 2 },
             What::TagDep { tag: 4, dep: 9 },
             What::Push { task: 1 },
-            What::Pop { task: 1 },
             What::Start { task: 1 },
             What::End {
                 task: 1,
@@ -407,7 +398,6 @@ mod tests {
                 size: 0,
                 model: None,
             },
-            What::CallbackBegin { task: 1 },
             What::CallbackEnd { task: 1 },
             What::Sleep,
             What::Wake,

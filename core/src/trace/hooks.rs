@@ -20,7 +20,7 @@ impl Recorder {
         let Some(spec) = task.spec() else {
             return;
         };
-        let now = crate::profiling::now_ns();
+        let now = self.stamp();
         let (mut name, mut color) = (0, 0);
         let mut label = |n: Option<&str>, c: u32| {
             name = n.map_or(0, |n| self.intern(n));
@@ -66,26 +66,23 @@ impl Recorder {
         }
     }
 
-    /// `task`'s dependencies are met: it goes to its worker or the scheduler.
+    /// `task`'s dependencies are met: it goes to its worker or the scheduler. Stamped
+    /// with the calling thread's previous event: the submission or the end that made it
+    /// ready (a clock reading less per task).
     #[inline]
     pub(crate) fn pushed(&self, task: &Task) {
-        self.record(What::Push { task: task.id() });
+        self.record_after_last(What::Push { task: task.id() });
     }
 
-    /// The calling worker took `task`.
-    #[inline]
-    pub(crate) fn popped(&self, task: &Task) {
-        self.record(What::Pop { task: task.id() });
-    }
-
-    /// The calling worker starts `task` (data, then kernel).
+    /// The calling worker took `task` and starts it (data, then kernel).
     #[inline]
     pub(crate) fn started(&self, task: &Task) {
         self.record(What::Start { task: task.id() });
     }
 
-    /// The calling worker ran `task`: the implementation, and the footprint and size its
-    /// performance model knows it by.
+    /// The calling worker ran `task`: the implementation and, for a task with a
+    /// performance model, the footprint and size the model knows it by (computed only
+    /// then: they cost more than the rest of the event).
     #[inline]
     pub(crate) fn ended(&self, task: &Task) {
         if self.is_on() {
@@ -95,36 +92,39 @@ impl Recorder {
 
     #[inline(never)]
     fn record_end(&self, task: &Task) {
-        let now = crate::profiling::now_ns();
+        let now = self.stamp();
         let Some(spec) = task.spec() else {
             return;
         };
         let nimpl = task.implementation();
         let model = spec.codelet.as_ref().and_then(|c| c.model.as_ref());
-        let symbol = model
-            .and_then(|m| m.symbol.as_deref())
-            .map(|s| self.intern(s));
+        let (footprint, size, symbol) = match model {
+            Some(m) => (
+                crate::perfmodel::footprint(model, spec, nimpl),
+                crate::perfmodel::data_size(model, spec, nimpl) as u64,
+                m.symbol.as_deref().map(|s| self.intern(s)),
+            ),
+            None => (0, 0, None),
+        };
         self.record_at(
             now,
             What::End {
                 task: task.id(),
                 nimpl: nimpl as u32,
-                footprint: crate::perfmodel::footprint(model, spec, nimpl),
-                size: crate::perfmodel::data_size(model, spec, nimpl) as u64,
+                footprint,
+                size,
                 model: symbol,
             },
         );
     }
 
-    /// The task's callback starts (`begin`) or is over.
+    /// The task's callbacks (run right after its end) are over. Tasks with none (no face
+    /// hooks, no callback closure) record nothing.
     #[inline]
-    pub(crate) fn callback(&self, task: &Task, begin: bool) {
-        let task = task.id();
-        self.record(if begin {
-            What::CallbackBegin { task }
-        } else {
-            What::CallbackEnd { task }
-        });
+    pub(crate) fn callbacks_done(&self, task: &Task) {
+        if self.is_on() && (task.has_callback() || task.spec().is_some_and(|s| s.hooks.is_some())) {
+            self.record(What::CallbackEnd { task: task.id() });
+        }
     }
 
     /// The calling worker parks (`asleep`) or wakes up.
@@ -157,7 +157,7 @@ impl Recorder {
     pub fn user_string(&self, text: &str, meta: bool) {
         if self.is_on() || meta {
             let text = self.intern(text);
-            self.record_at(crate::profiling::now_ns(), What::UserString { text, meta });
+            self.record_at(self.stamp(), What::UserString { text, meta });
         }
     }
 
@@ -188,7 +188,7 @@ impl Recorder {
         self.bus()
             .add(src, dst, bytes, end_ns.saturating_sub(start_ns));
         if self.is_on() {
-            self.record_at(
+            self.record_at_ns(
                 start_ns,
                 What::Transfer {
                     src: src as u32,

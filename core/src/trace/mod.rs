@@ -16,6 +16,7 @@
 //!   folder, with `STARPU_GENERATE_TRACE_OPTIONS`), or later by `starpu_fxt_tool -i FILE`.
 
 mod buffer;
+mod clock;
 pub mod event;
 pub mod export;
 pub mod file;

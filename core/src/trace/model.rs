@@ -36,7 +36,6 @@ pub struct TaskInfo {
     pub submit_order: u64,
     pub submit_ns: Option<u64>,
     pub push_ns: Option<u64>,
-    pub pop_ns: Option<u64>,
     pub start_ns: Option<u64>,
     pub end_ns: Option<u64>,
     pub worker: Option<usize>,
@@ -70,8 +69,6 @@ impl TaskInfo {
 pub enum SpanKind {
     /// Running the task at this index of [`Model::tasks`] (data fetch and kernel).
     Executing(usize),
-    /// Between taking a task and starting it (prologue, policy hooks).
-    Scheduling(usize),
     /// Running a task's callback.
     Callback(usize),
     Sleeping,
@@ -226,23 +223,12 @@ impl Model {
                         ti.push_ns = Some(now);
                     }
                 }
-                What::Pop { task: id } => {
+                What::Start { task: id } => {
                     ready = ready.saturating_sub(1);
                     m.counts.push((now, ready, submitted));
                     if let Some(ti) = tasks.get_mut(&id) {
-                        ti.pop_ns = Some(now);
-                    }
-                    if let Some(w) = worker {
-                        pending_spans.push((w, now, now, SpanKindById::Scheduling(id)));
-                    }
-                }
-                What::Start { task: id } => {
-                    if let Some(ti) = tasks.get_mut(&id) {
                         ti.start_ns = Some(now);
                         ti.worker = worker;
-                    }
-                    if let Some(w) = worker {
-                        close_scheduling(&mut pending_spans, w, now);
                     }
                 }
                 What::End {
@@ -265,14 +251,11 @@ impl Model {
                         }
                     }
                 }
-                What::CallbackBegin { task: id } => {
-                    if let Some(ti) = tasks.get_mut(&id) {
-                        ti.callback = Some((now, now));
-                    }
-                }
                 What::CallbackEnd { task: id } => {
+                    // Callbacks run from the task's end (or from when its dependencies
+                    // were met, for a task with nothing to run).
                     if let Some(ti) = tasks.get_mut(&id) {
-                        if let Some((s, _)) = ti.callback {
+                        if let Some(s) = ti.end_ns.or(ti.push_ns) {
                             ti.callback = Some((s, now));
                             if let Some(w) = worker {
                                 pending_spans.push((w, s, now, SpanKindById::Callback(id)));
@@ -349,6 +332,10 @@ impl Model {
             .collect();
         let known: std::collections::HashSet<u64> = list.iter().map(|t| t.id).collect();
         for t in &mut list {
+            // Recorded only for tasks with a model: else the bytes of their buffers.
+            if t.size == 0 {
+                t.size = t.accesses.iter().map(|a| a.size).sum();
+            }
             t.deps.retain(|d| known.contains(d));
             t.end_deps.retain(|d| known.contains(d));
         }
@@ -363,7 +350,6 @@ impl Model {
             let idx = |id: u64| m.index.get(&id).copied();
             let kind = match k {
                 SpanKindById::Executing(id) => idx(id).map(SpanKind::Executing),
-                SpanKindById::Scheduling(id) => idx(id).map(SpanKind::Scheduling),
                 SpanKindById::Callback(id) => idx(id).map(SpanKind::Callback),
                 SpanKindById::Sleeping => Some(SpanKind::Sleeping),
             };
@@ -382,20 +368,8 @@ impl Model {
 #[derive(Debug, Clone, Copy)]
 enum SpanKindById {
     Executing(u64),
-    Scheduling(u64),
     Callback(u64),
     Sleeping,
-}
-
-/// The worker's scheduling span (from its pop) ends at `now`.
-fn close_scheduling(spans: &mut [(usize, u64, u64, SpanKindById)], w: usize, now: u64) {
-    if let Some(s) = spans
-        .iter_mut()
-        .rev()
-        .find(|s| s.0 == w && matches!(s.3, SpanKindById::Scheduling(_)))
-    {
-        s.2 = now;
-    }
 }
 
 /// Per handle, what the next access must wait for.

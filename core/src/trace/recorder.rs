@@ -8,6 +8,7 @@
 //! a tag dependency) go to the recorder this thread used last, or to the only one on.
 
 use super::buffer::{Chunk, ThreadLog};
+use super::clock::Clock;
 use super::event::{RawEvent, What};
 use super::{Trace, WorkerInfo};
 use std::cell::RefCell;
@@ -44,6 +45,7 @@ impl Strings {
 
 pub(crate) struct Shared {
     id: u64,
+    clock: Clock,
     on: AtomicBool,
     logs: Mutex<Vec<Arc<ThreadLog>>>,
     strings: Mutex<Strings>,
@@ -77,6 +79,8 @@ struct Local {
     log: Option<Arc<ThreadLog>>,
     /// Name ids by hash of the name, with the name to check against.
     names: HashMap<u64, (u32, Box<str>)>,
+    /// The time of this thread's last event (see `Recorder::record_after_last`).
+    last: u64,
 }
 
 thread_local! {
@@ -85,6 +89,7 @@ thread_local! {
         shared: Weak::new(),
         log: None,
         names: HashMap::new(),
+        last: 0,
     });
 }
 
@@ -108,13 +113,22 @@ impl Shared {
         log
     }
 
-    fn push(self: &Arc<Self>, e: RawEvent) {
+    /// Appends `e` to this thread's log. With `reuse`, `e` takes the time of this
+    /// thread's previous event (the clock's, if it has none).
+    fn push(self: &Arc<Self>, mut e: RawEvent, reuse: bool) {
         LOCAL.with(|l| {
             let Ok(mut l) = l.try_borrow_mut() else {
                 return;
             };
+            let last = l.last;
             let log = l.bind(self);
+            if reuse {
+                e.time = if last != 0 { last } else { self.clock.stamp() };
+            }
             log.push(e, || self.spare_chunk());
+            if e.code & super::event::NS_TIME == 0 {
+                l.last = e.time;
+            }
         });
     }
 
@@ -146,6 +160,7 @@ impl Local {
             self.shared = Arc::downgrade(shared);
             self.log = None;
             self.names.clear();
+            self.last = 0;
         }
         self.log.get_or_insert_with(|| shared.log_for_this_thread())
     }
@@ -158,6 +173,7 @@ impl Recorder {
         strings.intern(""); // id 0: no name
         let shared = Arc::new(Shared {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            clock: Clock::new(),
             on: AtomicBool::new(false),
             logs: Mutex::new(Vec::new()),
             strings: Mutex::new(strings),
@@ -214,15 +230,41 @@ impl Recorder {
     #[inline]
     pub(crate) fn record(&self, what: What) {
         if self.is_on() {
-            self.record_at(crate::profiling::now_ns(), what);
+            self.record_at(self.stamp(), what);
         }
     }
 
-    /// Records `what` at `time` (nanoseconds on the runtime's clock).
-    pub(crate) fn record_at(&self, time: u64, what: What) {
+    /// Now, on the recorder's clock (see `clock.rs`).
+    #[inline]
+    pub(crate) fn stamp(&self) -> u64 {
+        self.shared.clock.stamp()
+    }
+
+    /// Records `what` at `stamp` (from [`Recorder::stamp`]).
+    pub(crate) fn record_at(&self, stamp: u64, what: What) {
         let mut e = what.encode();
-        e.time = time;
-        self.shared.push(e);
+        e.time = stamp;
+        self.shared.push(e, false);
+    }
+
+    /// Records `what`, if on, at the time of this thread's previous event: for an event
+    /// that follows another at once on the same thread (a task made ready by the end it
+    /// follows, or by its own submission), which then costs no clock reading. A thread
+    /// with no event yet reads the clock.
+    #[inline]
+    pub(crate) fn record_after_last(&self, what: What) {
+        if self.is_on() {
+            self.shared.push(what.encode(), true);
+        }
+    }
+
+    /// Records `what` at `ns`, nanoseconds on the runtime's clock
+    /// ([`crate::profiling::now_ns`]), for times measured elsewhere.
+    pub(crate) fn record_at_ns(&self, ns: u64, what: What) {
+        let mut e = what.encode();
+        e.time = ns;
+        e.code |= super::event::NS_TIME;
+        self.shared.push(e, false);
     }
 
     /// The id of `s` in this trace's string table.
@@ -235,9 +277,15 @@ impl Recorder {
         let logs: Vec<Arc<ThreadLog>> = lock(&self.shared.logs).clone();
         let strings = lock(&self.shared.strings).list.clone();
         let mut t = Trace::new(self.shared.workers.clone(), strings);
+        let to_ns = self.shared.clock.to_ns();
         for log in logs {
             let th = t.add_thread(log.worker);
-            for e in log.copy() {
+            for mut e in log.copy() {
+                if e.code & super::event::NS_TIME != 0 {
+                    e.code &= !super::event::NS_TIME;
+                } else {
+                    e.time = to_ns(e.time);
+                }
                 t.push_raw(th, e);
             }
         }
@@ -276,7 +324,7 @@ fn ambient_slow(what: What) {
     });
     if let Some(s) = target {
         let mut e = what.encode();
-        e.time = crate::profiling::now_ns();
-        s.push(e);
+        e.time = s.clock.stamp();
+        s.push(e, false);
     }
 }

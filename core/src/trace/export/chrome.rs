@@ -74,11 +74,6 @@ pub fn chrome_json(trace: &Trace, m: &Model, opts: &Options) -> String {
                         ),
                     )
                 }
-                SpanKind::Scheduling(i) => (
-                    "scheduling".to_string(),
-                    "runtime",
-                    format!(r#"{{"job_id":{}}}"#, m.tasks[i].id),
-                ),
                 SpanKind::Callback(i) => (
                     format!("callback {}", m.tasks[i].label()),
                     "callback",

@@ -47,7 +47,7 @@ function draw(){
  for(const s of DATA.spans){
   const [w,a,b,k,ti]=s; if(b<t0||a>t1)continue;
   const y=AXIS+w*ROW, xa=Math.max(x(a),LABEL), xb=Math.max(x(b),xa+0.5);
-  ctx.fillStyle=k==0?DATA.kinds[DATA.tasks[ti][1]][1]:k==1?'#b35c00':k==2?'#004dcc':'#e6e6e6';
+  ctx.fillStyle=k==0?DATA.kinds[DATA.tasks[ti][1]][1]:k==2?'#004dcc':'#e6e6e6';
   const h=k==0?ROW-6:k==3?ROW-14:ROW-10; ctx.fillRect(xa,y+(ROW-h)/2,xb-xa,h);
   if(k==0&&xb-xa>40){ctx.fillStyle='#fff';ctx.fillText(DATA.kinds[DATA.tasks[ti][1]][0],xa+3,y+ROW/2+4,xb-xa-6);}
  }
@@ -65,7 +65,7 @@ window.addEventListener('mouseup',()=>{drag=null;});
 cv.addEventListener('mousemove',e=>{const r=cv.getBoundingClientRect(),mx=e.clientX-r.left,my=e.clientY-r.top;
  if(drag){const d=(e.clientX-drag[0])/(cv.clientWidth-LABEL-8)*(drag[2]-drag[1]);t0=drag[1]-d;t1=drag[2]-d;draw();return;}
  const s=hit(mx,my);if(!s){tip.style.display='none';return;}
- const names=['task','scheduling','callback','sleeping'];let txt=names[s[3]]+'  '+fmt(s[2]-s[1])+'\nfrom '+fmt(s[1])+' to '+fmt(s[2])+'\non '+DATA.workers[s[0]];
+ const names=['task','','callback','sleeping'];let txt=names[s[3]]+'  '+fmt(s[2]-s[1])+'\nfrom '+fmt(s[1])+' to '+fmt(s[2])+'\non '+DATA.workers[s[0]];
  if(s[3]!=3){const t=DATA.tasks[s[4]];txt+='\n'+DATA.kinds[t[1]][0]+'  job '+t[0]+'  prio '+t[2]+'\nafter jobs: '+(t[3].length?t[3].join(' '):'none');}
  tip.textContent=txt;tip.style.display='block';tip.style.left=Math.min(mx+12,cv.clientWidth-260)+'px';tip.style.top=(my+12)+'px';});
 cv.addEventListener('dblclick',()=>{t0=0;t1=Math.max(DATA.end,1e-6);draw();});
@@ -128,7 +128,6 @@ pub fn timeline_html(trace: &Trace, m: &Model, opts: &Options) -> String {
         for s in spans {
             let (k, ti) = match s.kind {
                 SpanKind::Executing(i) => (0, i),
-                SpanKind::Scheduling(i) => (1, i),
                 SpanKind::Callback(i) => (2, i),
                 SpanKind::Sleeping => (3, 0),
             };

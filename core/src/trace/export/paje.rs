@@ -244,7 +244,6 @@ pub fn paje_trace(trace: &Trace, m: &Model, opts: &Options) -> String {
                         "I",
                     )
                 }
-                SpanKind::Scheduling(_) => (format!("10\t{:.9}\tw{w}\tWS\tSc", t(s.start)), "I"),
                 SpanKind::Callback(_) => (format!("10\t{:.9}\tw{w}\tWS\tC", t(s.start)), "I"),
                 SpanKind::Sleeping => (format!("10\t{:.9}\tw{w}\tWS\tSl", t(s.start)), "I"),
             };

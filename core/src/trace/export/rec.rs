@@ -127,7 +127,6 @@ pub fn states_rec(trace: &Trace, m: &Model) -> String {
         for s in spans {
             let (name, cat) = match s.kind {
                 SpanKind::Executing(i) => (m.tasks[i].label().to_string(), "Task"),
-                SpanKind::Scheduling(_) => ("Scheduling".to_string(), "Runtime"),
                 SpanKind::Callback(_) => ("Callback".to_string(), "Runtime"),
                 SpanKind::Sleeping => ("Sleeping".to_string(), "Other"),
             };
@@ -154,7 +153,7 @@ pub fn sched_tasks_rec(m: &Model) -> String {
         if let Some(p) = t.push_ns {
             ev.push((p, "push", t.priority, t.id));
         }
-        if let Some(p) = t.pop_ns {
+        if let Some(p) = t.start_ns {
             ev.push((p, "pop", t.priority, t.id));
         }
     }
