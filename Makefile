@@ -40,8 +40,10 @@ install: build
 	ln -sfn $(VERSION) $(PREFIX)/include/starpu/1.3
 	sed -e 's|/starpu/$(VERSION)|/starpu/1.3|g' $(PCDIR)/starpu-$(VERSION).pc > $(PCDIR)/starpu-1.3.pc
 	cp $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/libstarpu.pc
+	# The tools, as built by `build` (a caller that builds the library alone, with
+	# CARGO=true and its own OUT, gets none).
 	install -d $(BINDIR)
-	install -m 755 $(addprefix $(OUT)/,$(TOOLS)) $(BINDIR)/
+	for t in $(TOOLS); do if [ -f $(OUT)/$$t ]; then install -m 755 $(OUT)/$$t $(BINDIR)/; fi; done
 
 uninstall:
 	rm -f $(LIBDIR)/libstarpu-$(VERSION).so $(LIBDIR)/libstarpu-$(VERSION).a
