@@ -9,14 +9,19 @@ VERSION  := 1.4
 LIBDIR   := $(PREFIX)/lib
 INCDIR   := $(PREFIX)/include/starpu/$(VERSION)
 PCDIR    := $(LIBDIR)/pkgconfig
+BINDIR   := $(PREFIX)/bin
 OUT      := target/release
+# StarPU's tools (tools/): traces, performance models, the machine.
+TOOLS    := starpu_fxt_tool starpu_perfmodel_display starpu_perfmodel_plot \
+	starpu_machine_display starpu_tasks_rec_complete starpu_codelet_profile \
+	starpu_workers_activity
 
 .PHONY: all build install uninstall clean
 
 all: build
 
 build:
-	$(CARGO) build --release -p starpu-c
+	$(CARGO) build --release -p starpu-c -p starpu-tools
 
 install: build
 	install -d $(LIBDIR) $(INCDIR) $(PCDIR)
@@ -35,11 +40,16 @@ install: build
 	ln -sfn $(VERSION) $(PREFIX)/include/starpu/1.3
 	sed -e 's|/starpu/$(VERSION)|/starpu/1.3|g' $(PCDIR)/starpu-$(VERSION).pc > $(PCDIR)/starpu-1.3.pc
 	cp $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/libstarpu.pc
+	# The tools, as built by `build` (a caller that builds the library alone, with
+	# CARGO=true and its own OUT, gets none).
+	install -d $(BINDIR)
+	for t in $(TOOLS); do if [ -f $(OUT)/$$t ]; then install -m 755 $(OUT)/$$t $(BINDIR)/; fi; done
 
 uninstall:
 	rm -f $(LIBDIR)/libstarpu-$(VERSION).so $(LIBDIR)/libstarpu-$(VERSION).a
 	rm -rf $(INCDIR) $(PREFIX)/include/starpu/1.3
 	rm -f $(PCDIR)/starpu-$(VERSION).pc $(PCDIR)/starpu-1.3.pc $(PCDIR)/libstarpu.pc
+	rm -f $(addprefix $(BINDIR)/,$(TOOLS))
 
 clean:
 	$(CARGO) clean

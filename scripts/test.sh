@@ -35,6 +35,8 @@ echo "== Java: starpu-java.jar and its JUnit suite (Surefire, under -Xcheck:jni)
 (cd bindings/java && mvn -B -ntp package)
 echo "== conformance suite"
 python3 -m pytest tests/conformance -q
+echo "== trace views in headless Chromium (scripts/trace_screenshots.sh; skipped without it)"
+scripts/trace_screenshots.sh
 # The checkers all run, so that one failing does not hide what the others find.
 checks=0
 echo "== stress test (tests/stress/run.sh ci: each policy, 1 and 2 workers)"

@@ -70,6 +70,15 @@ pub struct Config {
     /// Which asynchronous copies are disabled (`STARPU_DISABLE_ASYNCHRONOUS_COPY` and
     /// its `_CUDA_`, `_OPENCL_` forms, or the `starpu_conf` fields).
     pub async_copy_disabled: AsyncCopyDisabled,
+    /// Record an execution trace (`STARPU_FXT_TRACE=1`; see [`crate::trace`]).
+    pub trace: bool,
+    /// Where the trace goes at shutdown (`STARPU_FXT_PREFIX`, `STARPU_FXT_SUFFIX`,
+    /// `STARPU_GENERATE_TRACE`, `STARPU_GENERATE_TRACE_OPTIONS`).
+    pub trace_output: crate::trace::TraceOutput,
+    /// Print the transfers between memory nodes at shutdown (`STARPU_BUS_STATS`).
+    pub bus_stats: bool,
+    /// Print the data each memory node holds at shutdown (`STARPU_MEMORY_STATS`).
+    pub memory_stats: bool,
 }
 
 /// Asynchronous copies a program disabled: every one (`all`), or those to and from one
@@ -121,6 +130,10 @@ impl Default for Config {
             perf_counters: false,
             single_combined_worker: false,
             async_copy_disabled: AsyncCopyDisabled::default(),
+            trace: false,
+            trace_output: Default::default(),
+            bus_stats: false,
+            memory_stats: false,
         }
     }
 }
@@ -227,6 +240,22 @@ impl Config {
         if let Some(v) = env_flag("STARPU_STATS")? {
             self.stats = v;
         }
+        for (name, flag) in [
+            ("STARPU_FXT_TRACE", &mut self.trace),
+            ("STARPU_GENERATE_TRACE", &mut self.trace_output.generate),
+            ("STARPU_BUS_STATS", &mut self.bus_stats),
+            ("STARPU_MEMORY_STATS", &mut self.memory_stats),
+        ] {
+            if let Some(v) = env_flag(name)? {
+                *flag = v;
+            }
+        }
+        let out = &mut self.trace_output;
+        out.dir = env_var("STARPU_FXT_PREFIX")
+            .map(PathBuf::from)
+            .or(out.dir.take());
+        out.suffix = env_var("STARPU_FXT_SUFFIX").or(out.suffix.take());
+        out.options = env_var("STARPU_GENERATE_TRACE_OPTIONS").or(out.options.take());
         self.watchdog = watchdog_from_env()?.or(self.watchdog);
         if let Some(v) = env_int("STARPU_CALIBRATE")? {
             self.calibrate = v as i32;

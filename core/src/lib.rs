@@ -24,6 +24,7 @@ pub mod runtime;
 pub mod sched;
 pub mod task;
 pub mod topology;
+pub mod trace;
 pub mod worker;
 
 pub use config::Config;

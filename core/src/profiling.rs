@@ -236,34 +236,6 @@ impl Profiling {
     }
 }
 
-impl Profiling {
-    /// What `STARPU_WORKER_STATS` prints at shutdown: tasks per worker, and with profiling
-    /// on, the time each worker spent running tasks and sleeping.
-    pub(crate) fn worker_summary(&self, rt: &crate::runtime::Runtime) -> String {
-        use std::fmt::Write as _;
-        let mut out = format!(
-            "[starpu] worker statistics ({} policy, {:.3} s):\n",
-            rt.policy_name(),
-            rt.uptime()
-        );
-        let on = self.is_on();
-        for w in rt.workers() {
-            let _ = write!(out, "\t{}\t{} tasks", w.name, w.executed());
-            if on {
-                let c = &self.workers[w.id];
-                let _ = write!(
-                    out,
-                    "\texecuting {:.3} ms\tsleeping {:.3} ms",
-                    c.executing.load(Ordering::Relaxed) as f64 / 1e6,
-                    c.sleeping.load(Ordering::Relaxed) as f64 / 1e6
-                );
-            }
-            out.push('\n');
-        }
-        out
-    }
-}
-
 /// What `STARPU_STATS` prints at shutdown: the data still registered and the transfers
 /// between memory nodes (none: main memory is the only one).
 pub(crate) fn data_summary() -> String {
@@ -289,6 +261,7 @@ impl crate::runtime::Runtime {
     /// A task is being submitted: profiling and counters take note.
     #[inline]
     pub(crate) fn note_submitted(&self, task: &Task) {
+        self.trace.submitted(task);
         self.profile.submitted(task);
         self.counters.submitted(self.nsubmitted());
     }
@@ -296,6 +269,7 @@ impl crate::runtime::Runtime {
     /// `worker` starts running `task`: the start time, if anything measures it.
     #[inline]
     pub(crate) fn task_starts(&self, task: &Task, worker: usize) -> Option<u64> {
+        self.trace.started(task);
         self.profile
             .started(task, worker)
             .or_else(|| self.counters.is_active().then(now_ns))
@@ -304,6 +278,7 @@ impl crate::runtime::Runtime {
     /// `worker` ran `task`, started at `start` (see `task_starts`).
     #[inline]
     pub(crate) fn task_ran(&self, task: &Task, worker: usize, start: Option<u64>) {
+        self.trace.ended(task);
         self.profile.ended(task, worker, start);
         if let Some(start) = start.filter(|_| self.counters.is_active()) {
             self.counters

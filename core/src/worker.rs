@@ -270,9 +270,11 @@ fn park(rt: &Runtime, id: usize) {
     fence(Ordering::SeqCst);
     if !(rt.has_work(id) || rt.is_stopping() || rt.knobs.rebind_pending(id)) {
         let asleep = rt.profile.sleeps();
+        rt.trace.sleeping(true);
         while me.sleeping.load(Ordering::SeqCst) && !rt.is_stopping() {
             std::thread::park();
         }
+        rt.trace.sleeping(false);
         rt.profile.woke(id, asleep);
     }
     me.sleeping.store(false, Ordering::SeqCst);

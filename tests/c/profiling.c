@@ -119,7 +119,7 @@ int main(void)
 	char line[64];
 	snprintf(line, sizeof line, "/ %d (", NTASKS);
 	CHECK(strstr(capture.text, line) != NULL, "codelet statistics do not count %d tasks", NTASKS);
-	CHECK(strstr(capture.text, "Worker statistics") != NULL, "no worker summary");
+	CHECK(strstr(capture.text, "Worker stats:") != NULL, "no worker summary");
 
 	CHECK(starpu_profiling_status_set(STARPU_PROFILING_DISABLE) == STARPU_PROFILING_ENABLE,
 	      "status_set should return the previous status");

@@ -2,7 +2,7 @@
  * tasks of one scheduling context and closing it after its last one, prefetch / allocation requests and is_on_node with
  * main RAM as the only memory node, deinitialization, the chosen implementation of a
  * task, the asynchronous-copy switches, workers blocked for parallel code, and the FxT
- * calls of a build without FxT. Bad handles, nodes, contexts and workers are refused
+ * calls given no options. Bad handles, nodes, contexts and workers are refused
  * with a message. */
 #include "test_common.h"
 #include "stderr_capture.h"
@@ -285,14 +285,17 @@ static void implementations(void)
 	starpu_task_destroy(t);
 }
 
-static void no_fxt(void)
+/* Traces are there (tests/c/fxt_trace.c); bad options are refused with a message. */
+static void fxt_null_options(void)
 {
 	struct tc_capture c;
 	tc_capture_begin(&c);
 	starpu_fxt_options_init(NULL);
 	starpu_fxt_generate_trace(NULL);
 	tc_capture_end(&c);
-	CHECK(strstr(c.text, "FxT traces are not available") != NULL, "no FxT message: %s", c.text);
+	CHECK(strstr(c.text, "[starpu_fxt_options_init] options is NULL") != NULL &&
+	      strstr(c.text, "[starpu_fxt_generate_trace] options is NULL") != NULL,
+	      "no message for NULL options: %s", c.text);
 }
 
 int main(void)
@@ -318,7 +321,7 @@ int main(void)
 	workers();
 	data_requests();
 	implementations();
-	no_fxt();
+	fxt_null_options();
 
 	starpu_shutdown();
 	return tc_finish("runtime_queries");

@@ -45,11 +45,13 @@
 
 /* Parallel workers (starpu_parallel_worker.h, 1.4's starpu_clusters.h). */
 #define STARPU_PARALLEL_WORKER 1
+/* Execution traces are recorded without FxT (STARPU_FXT_TRACE=1, starpu_fxt_tool). */
+#define STARPU_USE_FXT 1
+#define STARPU_FXT_MAX_FILES 64
 
 /* Deliberately not defined, because this build does not have them: STARPU_USE_CUDA,
  * STARPU_USE_OPENCL, STARPU_USE_HIP, STARPU_USE_SYCL, STARPU_USE_MAX_FPGA, STARPU_USE_MPI,
- * STARPU_USE_MPI_SERVER_CLIENT, STARPU_SIMGRID, STARPU_USE_FXT (no FxT traces: the
- * starpu_fxt_* calls do nothing), STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute
+ * STARPU_USE_MPI_SERVER_CLIENT, STARPU_SIMGRID, STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute
  * gives 0), STARPU_NON_BLOCKING_DRIVERS (idle workers park after
  * a short spin). */
 

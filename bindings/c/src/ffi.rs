@@ -83,6 +83,18 @@ pub fn c_handle(h: &DataHandle) -> starpu_data_handle_t {
     h.as_ptr() as starpu_data_handle_t
 }
 
+/// The C string at `p` lent as `&str`, without copying; `None` for NULL or text that is
+/// not UTF-8.
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string that lives as long as `'a`.
+pub unsafe fn str_ref<'a>(p: *const c_char) -> Option<&'a str> {
+    if p.is_null() {
+        return None;
+    }
+    CStr::from_ptr(p).to_str().ok()
+}
+
 /// An owned copy of a C string, `None` for NULL.
 ///
 /// # Safety

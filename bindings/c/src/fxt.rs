@@ -1,71 +1,307 @@
-//! `starpu_fxt.h`: FxT execution traces. This build does not record FxT traces; the calls
-//! do nothing, as in a StarPU built without FxT, and say so once.
+//! `starpu_fxt.h`: execution traces. The core records them (`starpu_core::trace`), with
+//! no FxT library: `STARPU_FXT_TRACE=1` turns recording on, the raw file is written at
+//! shutdown, and `starpu_fxt_generate_trace` (what `starpu_fxt_tool` runs) turns it into
+//! `paje.trace`, `dag.dot`, `tasks.rec` and the other views.
 
-use crate::unavailable::say_once;
-use libc::{c_char, c_int, c_ulong};
+use crate::ffi::{self, guard, value_call};
+use crate::types::{starpu_perfmodel_arch, STARPU_NMAXWORKERS};
+use libc::{c_char, c_int, c_long, c_ulong};
+use starpu_core::trace::export;
+use std::path::PathBuf;
 
-const NOT_AVAILABLE: &str = "FxT traces are not available in this build: nothing is recorded";
+/// `STARPU_FXT_MAX_FILES` (also in `starpu_config.h`).
+/// cbindgen:ignore
+pub const STARPU_FXT_MAX_FILES: usize = 64;
 
-/// `starpu_fxt_start_profiling`: not available (says so once).
+/// `struct starpu_fxt_codelet_event` (StarPU 1.4's layout).
+#[repr(C)]
+pub struct starpu_fxt_codelet_event {
+    pub symbol: [c_char; 2048],
+    pub workerid: c_int,
+    pub perfmodel_archname: [c_char; 256],
+    pub hash: u32,
+    pub size: usize,
+    pub time: f32,
+}
+
+/// `struct starpu_fxt_mpi_offset` (StarPU 1.4's layout).
+#[repr(C)]
+pub struct starpu_fxt_mpi_offset {
+    pub local_time_start: u64,
+    pub offset_start: i64,
+    pub local_time_end: u64,
+    pub offset_end: i64,
+    pub nb_barriers: c_int,
+}
+
+/// `struct starpu_fxt_options`, StarPU 1.4's layout, so that `starpu_fxt_tool`-like
+/// programs fill it as they do for StarPU. The paths are `malloc`ed strings, freed by
+/// `starpu_fxt_options_shutdown`. Not filled here: `worker_archtypes`,
+/// `dumped_codelets` (the plot tool reads `distrib.data` instead), and the MPI merge
+/// fields (one input file is read).
+#[repr(C)]
+pub struct starpu_fxt_options {
+    pub per_task_colour: u32,
+    pub no_events: u32,
+    pub no_counter: u32,
+    pub no_bus: u32,
+    pub no_flops: u32,
+    pub ninputfiles: u32,
+    pub no_smooth: u32,
+    pub no_acquire: u32,
+    pub memory_states: u32,
+    pub internal: u32,
+    pub label_deps: u32,
+    pub use_task_color: u32,
+    pub filenames: [*mut c_char; STARPU_FXT_MAX_FILES],
+    pub out_paje_path: *mut c_char,
+    pub distrib_time_path: *mut c_char,
+    pub activity_path: *mut c_char,
+    pub sched_tasks_path: *mut c_char,
+    pub dag_path: *mut c_char,
+    pub tasks_path: *mut c_char,
+    pub data_path: *mut c_char,
+    pub papi_path: *mut c_char,
+    pub comms_path: *mut c_char,
+    pub number_events_path: *mut c_char,
+    pub anim_path: *mut c_char,
+    pub states_path: *mut c_char,
+    pub dir: *mut c_char,
+    pub worker_names: [[c_char; 256]; STARPU_NMAXWORKERS],
+    pub nworkers: c_int,
+    pub worker_archtypes: [starpu_perfmodel_arch; STARPU_NMAXWORKERS],
+    pub file_prefix: *mut c_char,
+    pub file_offset: starpu_fxt_mpi_offset,
+    pub file_rank: c_int,
+    pub dumped_codelets: *mut *mut starpu_fxt_codelet_event,
+    pub dumped_codelets_count: c_long,
+}
+
+/// The option fields holding file paths, with the view each names.
+fn path_fields(o: &mut starpu_fxt_options) -> [(&'static str, &mut *mut c_char); 12] {
+    [
+        ("paje.trace", &mut o.out_paje_path),
+        ("distrib.data", &mut o.distrib_time_path),
+        ("activity.data", &mut o.activity_path),
+        ("sched_tasks.rec", &mut o.sched_tasks_path),
+        ("dag.dot", &mut o.dag_path),
+        ("tasks.rec", &mut o.tasks_path),
+        ("data.rec", &mut o.data_path),
+        ("number_events.data", &mut o.number_events_path),
+        ("trace.html", &mut o.anim_path),
+        ("trace.rec", &mut o.states_path),
+        // Files this build does not write (no PAPI counters, no MPI communications).
+        ("papi.rec", &mut o.papi_path),
+        ("comms.rec", &mut o.comms_path),
+    ]
+}
+
+/// `starpu_fxt_options_init`: every flag off, the default file names.
+///
+/// # Safety
+/// `options` is NULL or points to a writable `struct starpu_fxt_options`.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_fxt_options_init(options: *mut starpu_fxt_options) {
+    guard("starpu_fxt_options_init", (), || {
+        if options.is_null() {
+            return ffi::report(
+                "starpu_fxt_options_init",
+                &starpu_core::Error::invalid("options is NULL"),
+            );
+        }
+        std::ptr::write_bytes(options, 0, 1);
+        for (name, field) in path_fields(&mut *options) {
+            if name != "number_events.data" {
+                *field = ffi::malloc_copy(format!("{name}\0").as_bytes()) as *mut c_char;
+            }
+        }
+    })
+}
+
+/// `starpu_fxt_options_shutdown`: frees the paths `starpu_fxt_options_init` made.
+///
+/// # Safety
+/// `options` is NULL or was set up by `starpu_fxt_options_init`; the paths in it are
+/// NULL or `malloc`ed.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_fxt_options_shutdown(options: *mut starpu_fxt_options) {
+    guard("starpu_fxt_options_shutdown", (), || {
+        let Some(o) = options.as_mut() else { return };
+        for (_, field) in path_fields(o) {
+            libc::free(*field as *mut libc::c_void);
+            *field = std::ptr::null_mut();
+        }
+    })
+}
+
+/// The core's export options from `o`.
+unsafe fn export_options(o: &mut starpu_fxt_options) -> export::Options {
+    let mut e = export::Options {
+        per_task_colour: o.per_task_colour != 0,
+        no_events: o.no_events != 0,
+        no_counter: o.no_counter != 0,
+        no_bus: o.no_bus != 0,
+        no_flops: o.no_flops != 0,
+        no_smooth: o.no_smooth != 0,
+        no_acquire: o.no_acquire != 0,
+        memory_states: o.memory_states != 0,
+        internal: o.internal != 0,
+        label_deps: o.label_deps != 0,
+        use_task_color: o.use_task_color != 0,
+        dir: ffi::str_ref(o.dir).map(PathBuf::from),
+        ..Default::default()
+    };
+    for (name, field) in path_fields(o) {
+        if export::FILES.contains(&name) {
+            e.outputs
+                .insert(name.to_string(), ffi::str_ref(*field).map(PathBuf::from));
+        }
+    }
+    e
+}
+
+/// `starpu_fxt_generate_trace`: writes the views of the trace file `filenames[0]`.
+/// Traces of several processes (StarPU-MPI) are not merged: a second file is reported.
+///
+/// # Safety
+/// `options` is NULL or set up by `starpu_fxt_options_init` and filled as StarPU's.
+#[no_mangle]
+pub unsafe extern "C" fn starpu_fxt_generate_trace(options: *mut starpu_fxt_options) {
+    value_call("starpu_fxt_generate_trace", (), || {
+        let o = options
+            .as_mut()
+            .ok_or_else(|| starpu_core::Error::invalid("options is NULL"))?;
+        if o.ninputfiles == 0 {
+            return Err(starpu_core::Error::invalid(
+                "no input file (ninputfiles is 0)",
+            ));
+        }
+        if o.ninputfiles > 1 {
+            return Err(starpu_core::Error::invalid(
+                "merging the traces of several processes is not supported: give one file",
+            ));
+        }
+        let input = ffi::str_ref(o.filenames[0])
+            .ok_or_else(|| starpu_core::Error::invalid("filenames[0] is NULL or not UTF-8"))?;
+        let t = starpu_core::trace::file::read(std::path::Path::new(input))?;
+        export::generate(&t, &export_options(o)).map_err(|e| {
+            starpu_core::Error::invalid(format!("cannot write the trace views: {e}"))
+        })?;
+        o.nworkers = t.workers.len().min(STARPU_NMAXWORKERS) as c_int;
+        for (w, slot) in t.workers.iter().zip(o.worker_names.iter_mut()) {
+            let name = w.name.as_bytes();
+            let n = name.len().min(255);
+            for (d, s) in slot.iter_mut().zip(&name[..n]) {
+                *d = *s as c_char;
+            }
+            slot[n] = 0;
+        }
+        Ok(())
+    })
+}
+
+/// Runs `f` with the running runtime's recorder; before `starpu_init`, does nothing.
+fn with_recorder(f: impl FnOnce(&starpu_core::trace::Recorder)) {
+    let _ = starpu_core::runtime::with_global(|rt| f(rt.tracer()));
+}
+
+/// `starpu_fxt_start_profiling`: starts (or resumes) recording.
 #[no_mangle]
 pub extern "C" fn starpu_fxt_start_profiling() {
-    say_once("fxt", "starpu_fxt_start_profiling", NOT_AVAILABLE);
+    guard("starpu_fxt_start_profiling", (), || {
+        if starpu_core::runtime::is_initialized() {
+            with_recorder(|r| {
+                r.set_on(true);
+            })
+        } else {
+            starpu_core::trace::set_autostart(true)
+        }
+    })
 }
 
-/// `starpu_fxt_stop_profiling`: not available (says so once).
+/// `starpu_fxt_stop_profiling`: stops recording; the trace so far is written at shutdown.
 #[no_mangle]
 pub extern "C" fn starpu_fxt_stop_profiling() {
-    say_once("fxt", "starpu_fxt_stop_profiling", NOT_AVAILABLE);
+    guard("starpu_fxt_stop_profiling", (), || {
+        with_recorder(|r| {
+            r.set_on(false);
+        })
+    })
 }
 
-/// `starpu_fxt_autostart_profiling`: not available (says so once).
+/// `starpu_fxt_autostart_profiling`: whether `starpu_init` starts recording (1, the
+/// default) or waits for `starpu_fxt_start_profiling` (0). Call it before `starpu_init`.
 #[no_mangle]
-pub extern "C" fn starpu_fxt_autostart_profiling(_autostart: c_int) {
-    say_once("fxt", "starpu_fxt_autostart_profiling", NOT_AVAILABLE);
+pub extern "C" fn starpu_fxt_autostart_profiling(autostart: c_int) {
+    starpu_core::trace::set_autostart(autostart != 0);
 }
 
-/// `starpu_fxt_write_data_trace`: not available (says so once).
+/// `starpu_fxt_is_enabled`: whether `STARPU_FXT_TRACE` asks for a trace.
+#[no_mangle]
+pub extern "C" fn starpu_fxt_is_enabled() -> c_int {
+    guard("starpu_fxt_is_enabled", 0, || {
+        starpu_core::config::env_int("STARPU_FXT_TRACE")
+            .ok()
+            .flatten()
+            .is_some_and(|v| v != 0) as c_int
+    })
+}
+
+/// `starpu_fxt_write_data_trace`: StarPU's per-codelet data-use plot of a trace is not
+/// made here (the same facts are in `tasks.rec` and `data.rec`); says so once.
 #[no_mangle]
 pub extern "C" fn starpu_fxt_write_data_trace(_filename_in: *mut c_char) {
-    say_once("fxt", "starpu_fxt_write_data_trace", NOT_AVAILABLE);
+    crate::unavailable::say_once(
+        "fxt_data_trace",
+        "starpu_fxt_write_data_trace",
+        "the data-use trace is not available in this build: tasks.rec and data.rec (from \
+         starpu_fxt_tool) hold each task's data",
+    );
 }
 
-/// `starpu_fxt_trace_user_event`: user events go to FxT traces; not available.
+/// `starpu_fxt_write_data_trace_in_dir`: see `starpu_fxt_write_data_trace`.
 #[no_mangle]
-pub extern "C" fn starpu_fxt_trace_user_event(_code: c_ulong) {
-    say_once("fxt", "starpu_fxt_trace_user_event", NOT_AVAILABLE);
+pub extern "C" fn starpu_fxt_write_data_trace_in_dir(_filename_in: *mut c_char, _dir: *mut c_char) {
+    starpu_fxt_write_data_trace(std::ptr::null_mut());
 }
 
-/// `starpu_fxt_trace_user_event_string`: not available (says so once).
+/// `starpu_fxt_trace_user_event`: a user event with `code` in the trace.
 #[no_mangle]
-pub extern "C" fn starpu_fxt_trace_user_event_string(_s: *const c_char) {
-    say_once("fxt", "starpu_fxt_trace_user_event_string", NOT_AVAILABLE);
+pub extern "C" fn starpu_fxt_trace_user_event(code: c_ulong) {
+    guard("starpu_fxt_trace_user_event", (), || {
+        with_recorder(|r| r.user_event(code))
+    })
 }
 
-/// `starpu_trace_user_event` (the name of recent StarPU): not available (says so once).
+/// `starpu_trace_user_event` (recent StarPU's name for `starpu_fxt_trace_user_event`).
 #[no_mangle]
-pub extern "C" fn starpu_trace_user_event(_code: c_ulong) {
-    say_once("fxt", "starpu_trace_user_event", NOT_AVAILABLE);
+pub extern "C" fn starpu_trace_user_event(code: c_ulong) {
+    starpu_fxt_trace_user_event(code);
 }
 
-/// `struct starpu_fxt_options`: the options of trace generation. Opaque here: this build
-/// has no FxT, so nothing reads them (a program that declares the struct itself, rather
-/// than a pointer to it, does not compile against this header).
-pub struct starpu_fxt_options {
-    _opaque: [u8; 0],
-}
-
-/// `starpu_fxt_options_init`: not available (says so once); `options` is left as is.
+/// `starpu_fxt_trace_user_event_string`: a user event with text `s` in the trace.
+///
+/// # Safety
+/// `s` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub extern "C" fn starpu_fxt_options_init(options: *mut starpu_fxt_options) {
-    let _ = options;
-    say_once("fxt", "starpu_fxt_options_init", NOT_AVAILABLE);
+pub unsafe extern "C" fn starpu_fxt_trace_user_event_string(s: *const c_char) {
+    guard("starpu_fxt_trace_user_event_string", (), || {
+        if let Some(s) = ffi::str_ref(s) {
+            with_recorder(|r| r.user_string(s, false))
+        }
+    })
 }
 
-/// `starpu_fxt_generate_trace`: there is no FxT trace to convert; says so once, as a
-/// StarPU built without FxT does.
+/// `starpu_fxt_trace_user_meta_string`: as `_user_event_string`, recorded even while
+/// recording is paused.
+///
+/// # Safety
+/// `s` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub extern "C" fn starpu_fxt_generate_trace(options: *mut starpu_fxt_options) {
-    let _ = options;
-    say_once("fxt", "starpu_fxt_generate_trace", NOT_AVAILABLE);
+pub unsafe extern "C" fn starpu_fxt_trace_user_meta_string(s: *const c_char) {
+    guard("starpu_fxt_trace_user_meta_string", (), || {
+        if let Some(s) = ffi::str_ref(s) {
+            with_recorder(|r| r.user_string(s, true))
+        }
+    })
 }

@@ -1,7 +1,7 @@
 //! Helpers of `starpu_helper.h`, `starpu_util.h` and `starpu_profiling.h`: timespec
 //! conversions, sleep, environment, iteration markers (profiling itself: profiling.rs).
 
-use libc::{c_char, c_int, c_long};
+use libc::{c_char, c_int};
 
 /// `starpu_timing_timespec_delay_us`.
 ///
@@ -50,22 +50,17 @@ pub unsafe extern "C" fn starpu_getenv(name: *const c_char) -> *mut c_char {
     libc::getenv(name)
 }
 
-thread_local! {
-    static ITERATIONS: std::cell::RefCell<Vec<c_long>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// `starpu_iteration_push`: marks the start of an application iteration, for traces.
+/// `starpu_iteration_push`: the tasks this thread submits next belong to `iteration`
+/// (recorded in traces: `Iteration:` in `tasks.rec`).
 #[no_mangle]
 pub extern "C" fn starpu_iteration_push(iteration: libc::c_ulong) {
-    ITERATIONS.with(|i| i.borrow_mut().push(iteration as c_long));
+    let _ = starpu_core::runtime::with_global(|rt| rt.tracer().iteration_push(iteration));
 }
 
 /// `starpu_iteration_pop`.
 #[no_mangle]
 pub extern "C" fn starpu_iteration_pop() {
-    ITERATIONS.with(|i| {
-        i.borrow_mut().pop();
-    });
+    let _ = starpu_core::runtime::with_global(|rt| rt.tracer().iteration_pop());
 }
 
 /// `starpu_get_version`: the StarPU API version this library implements (the

@@ -50,10 +50,6 @@ fn ts(ns: u64) -> timespec {
     }
 }
 
-fn ms(ns: u64) -> f64 {
-    ns as f64 / 1e6
-}
-
 /// `starpu_timing_now`: microseconds on the monotonic clock the profiling times use.
 #[no_mangle]
 pub extern "C" fn starpu_timing_now() -> f64 {
@@ -191,36 +187,13 @@ pub(crate) unsafe fn callback_ended(t: *mut starpu_task) {
 }
 
 /// `starpu_profiling_worker_helper_display_summary`: each worker's tasks and times on
-/// stderr, since its counters were last read (this restarts them, as in StarPU).
+/// stderr, since its counters were last read (this restarts them, as in StarPU), in
+/// StarPU's words.
 #[no_mangle]
 pub extern "C" fn starpu_profiling_worker_helper_display_summary() {
-    let Ok(rt) = ffi::runtime() else {
-        eprintln!("[starpu] worker statistics: the runtime is not initialized");
-        return;
-    };
-    let on = rt.profiling();
-    eprintln!("\nWorker statistics:\n******************");
-    for w in rt.workers() {
-        let Some(p) = rt.take_worker_profile(w.id) else {
-            continue;
-        };
-        eprintln!("{}", w.name);
-        if !on {
-            eprintln!("\t{} task(s) (profiling is off: no times)", w.executed());
-            continue;
-        }
-        eprintln!("\t{} task(s)", p.executed_tasks);
-        let overhead = p.total_ns.saturating_sub(p.executing_ns + p.sleeping_ns);
-        eprintln!(
-            "\ttotal: {:.2} ms executing: {:.2} ms sleeping: {:.2} ms overhead {:.2} ms",
-            ms(p.total_ns),
-            ms(p.executing_ns),
-            ms(p.sleeping_ns),
-            ms(overhead)
-        );
-        if p.flops > 0.0 {
-            eprintln!("\t{:.2} GFlop", p.flops / 1e9);
-        }
+    match ffi::runtime() {
+        Ok(rt) => eprint!("{}", rt.worker_stats_text()),
+        Err(_) => eprintln!("[starpu] worker statistics: the runtime is not initialized"),
     }
 }
 
@@ -287,30 +260,23 @@ pub unsafe extern "C" fn starpu_bus_get_profiling_info(
 }
 
 /// `starpu_profiling_bus_helper_display_summary`: the data transfers between memory
-/// nodes, on stderr. With main memory alone there are none, and it says so.
+/// nodes, on stderr, in StarPU's words.
 #[no_mangle]
 pub extern "C" fn starpu_profiling_bus_helper_display_summary() {
-    eprintln!("\n#---------------------");
-    eprintln!("Data transfer stats:");
-    eprintln!("\tno bus: main memory is the only memory node, no data was transferred");
-    eprintln!("Total transfers: 0.00 MB");
-    eprintln!("#---------------------");
+    match ffi::runtime() {
+        Ok(rt) => eprint!("{}", rt.bus_stats_text()),
+        Err(_) => eprintln!("[starpu] bus statistics: the runtime is not initialized"),
+    }
 }
 
-/// `starpu_data_display_memory_stats`: the data registered and the memory their
-/// replicas take, on stderr.
+/// `starpu_data_display_memory_stats`: the data registered, their sizes and the nodes
+/// holding them, on stderr.
 #[no_mangle]
 pub extern "C" fn starpu_data_display_memory_stats() {
-    let handles = starpu_core::data::registry::all();
-    let bytes: usize = handles.iter().map(|h| h.size()).sum();
-    eprintln!("\n#---------------------");
-    eprintln!("Memory stats:");
-    eprintln!(
-        "\t{} data registered, {:.2} MB of data on node 0 (main memory)",
-        handles.len(),
-        bytes as f64 / 1e6
-    );
-    eprintln!("#---------------------");
+    match ffi::runtime() {
+        Ok(rt) => eprint!("{}", rt.memory_stats_text()),
+        Err(_) => eprintln!("[starpu] memory statistics: the runtime is not initialized"),
+    }
 }
 
 /// `starpu_display_stats`: the worker and bus summaries.

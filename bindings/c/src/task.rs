@@ -167,6 +167,16 @@ impl TaskHooks for CTask {
         }
     }
 
+    fn with_trace_label(&self, _task: &Task, f: &mut dyn FnMut(Option<&str>, u32)) {
+        let t = self.ptr();
+        // SAFETY: as above; the strings are lent for the call only, not copied.
+        unsafe {
+            let name = ffi::str_ref((*t).name)
+                .or_else(|| (*t).cl.as_ref().and_then(|cl| ffi::str_ref(cl.name)));
+            f(name, (*t).color)
+        }
+    }
+
     fn dropped(&self, _task: &Task) {
         self.submission_dropped();
     }

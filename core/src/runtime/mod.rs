@@ -94,6 +94,8 @@ pub struct Runtime {
     pub(crate) ctx_counts: ctx_wait::ContextCounts,
     /// Tasks faces wait for by id (`task/registry.rs`).
     pub(crate) waitables: crate::task::registry::Waitables,
+    /// The execution trace recorder (`trace/`; off unless asked for).
+    pub(crate) trace: crate::trace::Recorder,
 }
 
 mod failures;
@@ -181,6 +183,10 @@ impl Runtime {
         let config_watchdog = config.watchdog;
         let (config_profiling, config_worker_stats) = (config.profiling, config.worker_stats);
         let config_perf_counters = config.perf_counters;
+        let trace = crate::trace::Recorder::new(
+            (config.trace || config.trace_output.generate) && crate::trace::autostart(),
+            crate::trace::worker_infos(&workers),
+        );
         let rt = Arc::new(Runtime {
             config,
             workers,
@@ -210,6 +216,7 @@ impl Runtime {
             knobs: crate::knobs::Knobs::new(&worker_cpus),
             ctx_counts: Default::default(),
             waitables: Default::default(),
+            trace,
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
@@ -271,12 +278,10 @@ impl Runtime {
                 ));
             }
         }
-        if self.config.worker_stats {
-            eprint!("{}", self.profile.worker_summary(self));
+        if first {
+            self.finish_trace();
         }
-        if self.config.stats {
-            eprint!("{}", crate::profiling::data_summary());
-        }
+        self.print_statistics();
     }
 
     /// Refuses new work, wakes the workers so they see it, and joins them.

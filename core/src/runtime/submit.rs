@@ -73,6 +73,7 @@ impl Runtime {
         task.install_spec(spec);
         self.submitted.fetch_add(1, Ordering::SeqCst);
         self.watch_submitted(task);
+        self.trace.submitted(task);
         self.register_accesses(task, task.spec().expect("installed above"));
         if task.drop_pending() {
             ready.push(task.clone());
@@ -295,6 +296,7 @@ impl Runtime {
             return None;
         }
         t.set_state(state::READY);
+        self.trace.pushed(&t);
         if let TaskKind::Acquire(node) = spec.kind {
             self.grant(&t, node);
             return None;

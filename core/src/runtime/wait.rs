@@ -43,8 +43,10 @@ impl Runtime {
     /// first one's message (see `Task::failure` for each).
     pub fn wait_for_all(&self) -> Result<()> {
         self.check_may_block("waiting for all tasks")?;
+        self.trace.wait_begin(crate::trace::WaitKind::All, None);
         self.all_bell
             .wait_until(|| self.submitted.load(Ordering::SeqCst) == 0);
+        self.trace.wait_end();
         self.graveyard.empty();
         // Failed tasks kept for a wait by id are reported now.
         self.waitables.forget_ended();
@@ -150,7 +152,10 @@ impl Runtime {
                 "waiting for a task: the task was not submitted",
             ));
         }
+        self.trace
+            .wait_begin(crate::trace::WaitKind::Task, Some(task));
         self.task_bell.wait_until(|| task.is_settled());
+        self.trace.wait_end();
         match task.failure() {
             Some(e) => Err(e),
             None => Ok(()),
@@ -161,8 +166,10 @@ impl Runtime {
     pub fn tag_wait(&self, ids: &[u64]) -> Result<()> {
         self.check_may_block("waiting for a tag")?;
         let _watched = self.watch_tag_wait(ids);
+        self.trace.wait_begin(crate::trace::WaitKind::Tag, None);
         self.task_bell
             .wait_until(|| ids.iter().all(|&id| self.tags.is_done(id)));
+        self.trace.wait_end();
         Ok(())
     }
 

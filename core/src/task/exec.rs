@@ -165,6 +165,7 @@ pub(crate) fn complete(rt: &Runtime, task: &TaskRef, ready: &mut ReadyList) {
             guarded(rt, task, "the callback", || f(task));
         }
     }
+    rt.trace.callbacks_done(task);
     // The data is free from here on, even if end dependencies delay the task's end.
     crate::data::commute::release(task, ready);
     task.release_data_successors(ready);

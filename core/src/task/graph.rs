@@ -80,6 +80,7 @@ impl Task {
 
     /// Makes the end of `self` wait for the end of `pred` (not only for its start).
     pub fn add_end_dependency(self: &std::sync::Arc<Self>, pred: &TaskRef) {
+        crate::trace::end_dependency(pred, self);
         let mut s = pred.successors.lock().unwrap_or_else(|e| e.into_inner());
         if s.released {
             return;

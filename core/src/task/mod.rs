@@ -89,6 +89,12 @@ pub trait TaskHooks: Send + Sync {
     fn name(&self, _task: &Task) -> Option<String> {
         None
     }
+    /// Lends the task's name and colour (`0xRRGGBB`, 0 for none) to `f`, for traces,
+    /// which record them for every task: a face that holds them can lend them without
+    /// copying. The default asks [`TaskHooks::name`].
+    fn with_trace_label(&self, task: &Task, f: &mut dyn FnMut(Option<&str>, u32)) {
+        f(self.name(task).as_deref(), 0)
+    }
     /// The hooks object itself as the task's payload, for a face whose hooks object is
     /// also its per-task state (it then needs no separate `payload`).
     fn payload(&self) -> Option<&(dyn Any + Send + Sync)> {
@@ -430,6 +436,7 @@ impl Task {
                 pred.label()
             )));
         }
+        crate::trace::dependency(pred, self);
         pred.add_successor(self);
         Ok(())
     }
@@ -448,6 +455,11 @@ impl Task {
 
     fn has(&self, what: u8) -> bool {
         self.has.load(Ordering::Acquire) & what != 0
+    }
+
+    /// Whether a callback closure was set (traces mark the end of callbacks).
+    pub(crate) fn has_callback(&self) -> bool {
+        self.has(has::CALLBACK)
     }
 
     pub(crate) fn take_callback(&self) -> Option<TaskClosure> {
