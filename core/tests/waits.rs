@@ -93,3 +93,51 @@ fn completions_arrive_in_batches() {
     assert_eq!(notified.load(Ordering::SeqCst), 1);
     rt.shutdown();
 }
+
+#[test]
+fn a_held_task_is_waited_for_even_when_detached() {
+    let rt = common::runtime(2, Some("eager"));
+    let release = Arc::new(AtomicBool::new(false));
+    let r = release.clone();
+    let slow = Arc::new(Codelet::new("slow").cpu(move |_| {
+        while !r.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
+    }));
+    // Detached (the default): `wait` refuses it, the holder of the TaskRef may wait.
+    let t = rt.task(&slow).submit().unwrap();
+    let e = rt
+        .wait_held(&t, Some(Instant::now() + Duration::from_millis(10)))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Timeout);
+    release.store(true, Ordering::Release);
+    rt.wait_held(&t, None).unwrap();
+    assert!(t.is_terminated());
+    // Ended already: returns at once, again and again.
+    rt.wait_held(&t, Some(Instant::now())).unwrap();
+    // A failure comes back with the face's cause.
+    let cause: starpu_core::error::Cause = Arc::new(42u32);
+    let c = cause.clone();
+    let bad =
+        Arc::new(Codelet::new("bad").cpu(move |_| Err(KernelError::with_cause("no", c.clone()))));
+    let f = rt.task(&bad).submit().unwrap();
+    let e = rt.wait_held(&f, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::TaskFailed);
+    assert!(Arc::ptr_eq(e.cause().unwrap(), &cause));
+    // From a task: refused, not hung.
+    let held = t.clone();
+    let rt2 = rt.clone();
+    let inner = Arc::new(
+        Codelet::new("inner").cpu(move |_| match rt2.wait_held(&held, None) {
+            Err(e) if e.kind == ErrorKind::Deadlock => Ok(()),
+            other => Err(KernelError::new(format!(
+                "expected Deadlock, got {other:?}"
+            ))),
+        }),
+    );
+    let i = rt.task(&inner).submit().unwrap();
+    rt.wait_held(&i, None).unwrap();
+    let _ = rt.wait_for_all();
+    rt.shutdown();
+}

@@ -8,9 +8,11 @@
 //! Modules: `runtime` (init, shutdown, waits, tags), `task` (submission, codelets, the
 //! Python kernel), `future` (`starpu.Future`), `handle` (data handles of Python objects),
 //! `layout` (buffer memory as StarPU interfaces, partition filters), `native` (C kernels),
-//! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors`.
+//! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors` (the
+//! core's error kinds as exception classes), `event_loop` (asyncio completions in batches).
 
 mod errors;
+mod event_loop;
 mod future;
 mod gil;
 mod handle;
@@ -25,8 +27,7 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("error", py.get_type::<errors::error>())?;
+    errors::add_to(m)?;
     m.add_class::<future::Future>()?;
     m.add_class::<handle::Handle>()?;
     m.add_class::<task::Submitter>()?;
@@ -59,5 +60,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(native::native_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(perf::_perfmodel_samples, m)?)?;
     m.add_function(wrap_pyfunction!(perf::_perfmodel_history, m)?)?;
+    m.add_function(wrap_pyfunction!(event_loop::_loop_wakeups, m)?)?;
     Ok(())
 }

@@ -15,8 +15,9 @@
 //! The function runs on a CPU worker, holding the GIL only while Python code runs; its
 //! return value (or exception) goes to the task's future, or to a result handle.
 
+use crate::errors::PyCause;
 use crate::errors::{self, IntoPy};
-use crate::future::{FutState, Future, Outcome};
+use crate::future::{FutState, Future};
 use crate::handle::{self, Handle, HandleState, Slot};
 use crate::modes;
 use crate::native::NativeKernel;
@@ -214,8 +215,10 @@ impl PyTask {
         }
     }
 
-    /// Runs the Python function (on a worker, GIL held) and delivers its result.
-    fn run(&self, py: Python<'_>) -> KernelResult {
+    /// Runs the Python function (on a worker, GIL held) and delivers its result. An
+    /// exception fails the task with that exception as the failure's cause, marked with
+    /// the task's name.
+    fn run(&self, py: Python<'_>, task: &starpu_core::Task) -> KernelResult {
         let Kernel::Python(func) = &self.kernel else {
             return Ok(());
         };
@@ -244,7 +247,7 @@ impl PyTask {
         match called {
             Ok(v) => {
                 match &self.out {
-                    Out::Future(f) => f.complete(Some(py), Outcome::Value(v)),
+                    Out::Future(f) => f.set_value(v),
                     Out::Slot(i) => self.buffers[*i].store(Slot::Value(v)),
                     Out::Dropped => {}
                 }
@@ -252,16 +255,35 @@ impl PyTask {
             }
             Err(e) => {
                 let _ = self.label.set(function_name(func.bind(py)));
+                let name = task.label();
+                mark_with_task(py, &e, &name);
                 let message = e.to_string();
                 match &self.out {
-                    Out::Future(f) => f.complete(Some(py), Outcome::Raised(e)),
-                    Out::Slot(i) => self.buffers[*i].store(Slot::Raised(e)),
-                    // Nobody will see the exception otherwise (StarPU prints it too).
-                    Out::Dropped => e.print(py),
+                    Out::Slot(i) => self.buffers[*i].store(Slot::Raised(e.clone_ref(py))),
+                    // Nobody may ever look at it otherwise (StarPU prints it too).
+                    Out::Dropped => e.clone_ref(py).print(py),
+                    Out::Future(_) => {}
                 }
-                Err(KernelError::new(message))
+                Err(KernelError::with_cause(message, Arc::new(PyCause(e))))
             }
         }
+    }
+}
+
+/// Tells the exception which task it failed: `exc.starpu_task` and a note (shown under its
+/// traceback). An exception met again (a failed future given to a later task) keeps the
+/// first task's.
+fn mark_with_task(py: Python<'_>, e: &PyErr, name: &str) {
+    let value = e.value(py);
+    if value.hasattr(intern!(py, "starpu_task")).unwrap_or(true) {
+        return;
+    }
+    // An exception class that refuses attributes (slots) just stays unmarked.
+    if value.setattr(intern!(py, "starpu_task"), name).is_ok() {
+        let _ = value.call_method1(
+            intern!(py, "add_note"),
+            (format!("raised by the StarPU task {name:?}"),),
+        );
     }
 }
 
@@ -284,28 +306,15 @@ impl TaskHooks for PyTask {
     }
 
     fn terminated(&self, task: &starpu_core::Task) {
-        // The kernel completes the future when it runs; a task that ended without running
-        // it (it failed before, or kernels are disabled, or its kernel is native) does it
-        // here.
-        let outcome = || match task.failure() {
-            Some(e) => Outcome::Failed(e),
-            None => Outcome::Nothing,
-        };
-        match &self.out {
-            Out::Future(f) => {
-                if !f.is_done() {
-                    f.complete(None, outcome());
-                }
-                f.task_ended();
-            }
-            Out::Slot(i) => {
-                if let Some(e) = task.failure() {
-                    if matches!(self.kernel, Kernel::Native) || !task.is_completed() {
-                        self.buffers[*i].store(Slot::Failed(e));
-                    }
+        // The kernel fills a result handle when it runs; a task that ended without running
+        // it (it failed before, or kernels are disabled, or its kernel is native) leaves
+        // its failure there instead. A future asks the core how its task ended.
+        if let Out::Slot(i) = &self.out {
+            if let Some(e) = task.failure() {
+                if matches!(self.kernel, Kernel::Native) || !task.is_completed() {
+                    self.buffers[*i].store(Slot::Failed(e));
                 }
             }
-            Out::Dropped => {}
         }
     }
 
@@ -323,7 +332,7 @@ fn python_kernel(call: &KernelCall) -> KernelResult {
     let task = call
         .payload::<PyTask>()
         .ok_or("a Python codelet ran a task the Python face did not submit")?;
-    crate::gil::attach(|py| task.run(py))
+    crate::gil::attach(|py| task.run(py, call.task()))
 }
 
 /// The codelet running plain Python functions (any number of data arguments).
@@ -600,7 +609,7 @@ fn submit_on(
     };
     let fut_state = if want_future {
         let t = task.clone().unwrap_or_else(starpu_core::Task::new);
-        let s = FutState::new(Some(t.clone()));
+        let s = FutState::new(t.clone());
         out = Out::Future(s.clone());
         Some((s, t))
     } else {
@@ -667,7 +676,7 @@ fn submit_on(
         return Ok(handle::new_py_handle(py, h)?.into_any());
     }
     match fut_state {
-        Some((s, _)) => Ok(Py::new(py, Future { state: s })?.into_any()),
+        Some((s, _)) => Ok(Py::new(py, Future::new(s))?.into_any()),
         None => Ok(py.None()),
     }
 }

@@ -20,6 +20,7 @@ import inspect as _inspect
 from . import _core
 from ._core import (
     Codelet,
+    StarPUError,
     Future,
     Handle,
     NativeKernel,
@@ -49,9 +50,15 @@ from ._core import (
     worker_get_count_by_type,
 )
 
-#: The exception of every runtime error (``err.errno``, ``err.code``); StarPU's name for
-#: it is ``starpupy.error``.
-StarPUError = error
+# One exception class per kind of runtime error, made by the extension from the core's
+# list (``InvalidArgumentError``, ``DeadlockError``, ...), all subclasses of StarPUError
+# (StarPU's name for it: ``error``) and of the builtin that fits (``ValueError``...).
+_error_classes = {
+    c.__name__: c
+    for c in vars(_core).values()
+    if isinstance(c, type) and issubclass(c, StarPUError) and c is not StarPUError
+}
+globals().update(_error_classes)
 
 # Worker types, as StarPU numbers them (for worker_get_count_by_type).
 STARPU_CPU_WORKER = 0
