@@ -19,6 +19,7 @@ mod handle;
 mod layout;
 mod modes;
 mod native;
+mod partition;
 mod perf;
 mod runtime;
 mod task;

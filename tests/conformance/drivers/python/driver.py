@@ -288,10 +288,8 @@ FILTERS = {"vector_block": 0, "matrix_block": 1, "matrix_vertical_block": 0}
 
 def op_partition(args):
     name, filt, n = args[0], args[1], to_int(args[2])
-    if filt not in FILTERS:
-        raise ScenarioError("unknown filter %r" % filt)
     h = handle(name)
-    kids = attempt("partition", name, lambda: h.partition(n, FILTERS[filt]))
+    kids = attempt("partition", name, lambda: h.partition_sync(n, axis_of(filt)))
     if kids is not None:
         children[name] = kids
         for i, k in enumerate(kids):
@@ -300,11 +298,19 @@ def op_partition(args):
 
 def op_unpartition(args):
     name = args[0]
-    kids = children.get(name, [])
-    if attempt("unpartition", name, lambda: handle(name).unpartition(kids, len(kids))) is None:
-        for i in range(len(kids)):
-            data.pop("%s.%d" % (name, i), None)
-        children.pop(name, None)
+    if attempt("unpartition", name, lambda: handle(name).unpartition() or True):
+        forget_children(name)
+
+
+def axis_of(filt):
+    if filt not in FILTERS:
+        raise ScenarioError("unknown filter %r" % filt)
+    return FILTERS[filt]
+
+
+def forget_children(name):
+    for i in range(len(children.pop(name, []))):
+        data.pop("%s.%d" % (name, i), None)
 
 
 def op_unregister(args):
