@@ -362,11 +362,6 @@ pub(crate) fn unregister_all(py: Python<'_>, rt: &Arc<Runtime>) {
     drop(live);
 }
 
-/// A mode given as a string, or an error naming the valid ones.
-fn acquisition_mode(mode: &str) -> PyResult<AccessMode> {
-    modes::parse_plain(mode)
-}
-
 /// `starpu.Handle(obj, retval=False)`: registers `obj` with the runtime.
 ///
 /// A buffer object (numpy array, bytes, bytearray, array.array, memoryview) is registered
@@ -423,7 +418,7 @@ impl Handle {
     /// returns the object; tasks using it wait until `release()`.
     #[pyo3(signature = (mode="R"))]
     fn acquire(&self, py: Python<'_>, mode: &str) -> PyResult<Py<PyAny>> {
-        let mode = acquisition_mode(mode)?;
+        let mode = modes::parse(py, mode)?;
         self.state.acquire(py, mode)
     }
 
@@ -581,6 +576,20 @@ impl Handle {
             .switch(py, &children, Runtime::unpartition_readonly_submit)
     }
 
+    /// Sets how REDUX contributions to this numpy array are made and combined
+    /// (`starpu_data_set_reduction_methods`): `init(a)` sets a contribution `a` to the
+    /// neutral element, `redux(a, b)` folds `b` into `a`. Each is a Python function (given
+    /// numpy arrays like this one, over the runtime's buffers), a `starpu.Codelet` or a
+    /// native kernel.
+    fn set_reduction_methods(
+        &self,
+        py: Python<'_>,
+        redux: &Bound<'_, PyAny>,
+        init: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.state.set_reduction_methods(py, redux, init)
+    }
+
     /// How many partition plans are made on this data (`starpu_data_partition_get_nplans`).
     #[getter]
     fn nplans(&self) -> usize {
@@ -643,7 +652,7 @@ impl Handle {
 #[pyfunction]
 #[pyo3(signature = (obj, mode="R"))]
 pub(crate) fn acquire(py: Python<'_>, obj: &Bound<'_, PyAny>, mode: &str) -> PyResult<Py<PyAny>> {
-    let mode = acquisition_mode(mode)?;
+    let mode = modes::parse(py, mode)?;
     of_object(py, obj, true)?.acquire(py, mode)
 }
 

@@ -211,3 +211,23 @@ pub(crate) fn tag_remove(py: Python<'_>, tag: u64) -> PyResult<()> {
         Ok(())
     })
 }
+
+/// `starpu.worker_get_id()`: the worker running the calling task, -1 outside tasks.
+#[pyfunction]
+pub(crate) fn worker_get_id() -> i64 {
+    starpu_core::worker::current_worker_id().map_or(-1, |w| w as i64)
+}
+
+/// `starpu.combined_worker_get_size()`: how many workers run the calling parallel task
+/// together (1 for a sequential task).
+#[pyfunction]
+pub(crate) fn combined_worker_get_size() -> u32 {
+    starpu_core::parallel::combined_size()
+}
+
+/// `starpu.combined_worker_get_rank()`: the calling worker's rank among them (0 for a
+/// sequential task).
+#[pyfunction]
+pub(crate) fn combined_worker_get_rank() -> u32 {
+    starpu_core::parallel::combined_rank()
+}

@@ -23,15 +23,18 @@ use crate::modes;
 use crate::native::NativeKernel;
 use crate::perf;
 use crate::runtime;
+use crate::sched_ctx::SchedCtx;
+use crate::transaction::Transaction;
+use crate::views::ArrayKind;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use starpu_core::task::{KernelError, KernelResult, TaskHooks};
-use starpu_core::{AccessMode, KernelCall, Runtime, TaskRef};
+use starpu_core::{AccessMode, CodeletType, KernelCall, Runtime, TaskRef};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Where the modes of a task's data arguments come from.
 #[derive(Default)]
@@ -62,6 +65,10 @@ pub(crate) struct Options {
     tag: Option<u64>,
     callback: Option<Py<PyAny>>,
     detach: Option<bool>,
+    sched_ctx: Option<u32>,
+    transaction: Option<Py<Transaction>>,
+    after: Vec<TaskRef>,
+    end_after: Vec<TaskRef>,
 }
 
 const TASK_SUBMIT_OPTIONS: &[&str] = &[
@@ -79,6 +86,10 @@ const TASK_SUBMIT_OPTIONS: &[&str] = &[
     "modes",
     "tag",
     "callback",
+    "sched_ctx",
+    "transaction",
+    "after",
+    "end_after",
 ];
 
 impl Options {
@@ -133,6 +144,15 @@ impl Options {
                     o.callback = Some(v.unbind());
                 }
                 "detach" => o.detach = Some(flag(&v)?),
+                "sched_ctx" => {
+                    o.sched_ctx = Some(match v.cast::<SchedCtx>() {
+                        Ok(c) => c.get().id,
+                        Err(_) => v.extract()?,
+                    })
+                }
+                "transaction" => o.transaction = Some(v.cast::<Transaction>()?.clone().unbind()),
+                "after" => o.after = tasks_of(&v)?,
+                "end_after" => o.end_after = tasks_of(&v)?,
                 _ => unreachable!("checked above"),
             }
         }
@@ -140,15 +160,34 @@ impl Options {
     }
 }
 
+/// The tasks behind a sequence of `starpu.Future`s and `starpu.Task`s (`after=`).
+fn tasks_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<TaskRef>> {
+    v.try_iter()?
+        .map(|item| {
+            let item = item?;
+            if let Ok(f) = item.cast::<Future>() {
+                return Ok(f.get().state.task.clone());
+            }
+            if let Ok(t) = item.cast::<Task>() {
+                return Ok(t.borrow().task.clone());
+            }
+            Err(PyTypeError::new_err(format!(
+                "after= and end_after= take starpu.Future and starpu.Task objects, not {}",
+                item.get_type().name()?
+            )))
+        })
+        .collect()
+}
+
 fn parse_modes(v: &Bound<'_, PyAny>) -> PyResult<Modes> {
     if let Ok(d) = v.cast::<PyDict>() {
         for (_, m) in d.iter() {
-            modes::parse(&m.extract::<String>()?)?;
+            modes::parse(d.py(), &m.extract::<String>()?)?;
         }
         return Ok(Modes::ById(d.clone().unbind()));
     }
     if let Ok(s) = v.extract::<String>() {
-        return Ok(Modes::Positional(vec![modes::parse(&s)?]));
+        return Ok(Modes::Positional(vec![modes::parse(v.py(), &s)?]));
     }
     let list: Vec<String> = v.extract().map_err(|_| {
         PyTypeError::new_err(
@@ -158,7 +197,7 @@ fn parse_modes(v: &Bound<'_, PyAny>) -> PyResult<Modes> {
     })?;
     Ok(Modes::Positional(
         list.iter()
-            .map(|s| modes::parse(s))
+            .map(|s| modes::parse(v.py(), s))
             .collect::<PyResult<_>>()?,
     ))
 }
@@ -207,10 +246,20 @@ impl PyTask {
         self.perf.as_ref().map(|p| p.1)
     }
 
-    fn value(&self, py: Python<'_>, a: &Arg) -> PyResult<Py<PyAny>> {
+    fn value(&self, py: Python<'_>, call: &KernelCall, a: &Arg) -> PyResult<Py<PyAny>> {
         match a {
             Arg::Value(v) => Ok(v.clone_ref(py)),
-            Arg::Data(i) => self.buffers[*i].object(py),
+            Arg::Data(i) => {
+                // SCRATCH and REDUX work on a buffer of the worker's, not the data.
+                let mode = call.mode(*i).py(py)?;
+                if mode.is_scratch() || mode.is_redux() {
+                    let kind = ArrayKind::of(py, &self.buffers[*i])?.ok_or_else(|| {
+                        errors::invalid(py, "SCRATCH and REDUX data must be numpy arrays")
+                    })?;
+                    return kind.view(py, call, *i);
+                }
+                self.buffers[*i].object(py)
+            }
             Arg::Future(f) => f.outcome(py),
         }
     }
@@ -218,14 +267,15 @@ impl PyTask {
     /// Runs the Python function (on a worker, GIL held) and delivers its result. An
     /// exception fails the task with that exception as the failure's cause, marked with
     /// the task's name.
-    fn run(&self, py: Python<'_>, task: &starpu_core::Task) -> KernelResult {
+    fn run(&self, py: Python<'_>, call: &KernelCall) -> KernelResult {
+        let task = call.task();
         let Kernel::Python(func) = &self.kernel else {
             return Ok(());
         };
         let called = (|| -> PyResult<Py<PyAny>> {
             let mut args = Vec::with_capacity(self.args.len());
             for a in &self.args {
-                args.push(self.value(py, a)?);
+                args.push(self.value(py, call, a)?);
             }
             let args = PyTuple::new(py, args)?;
             let kwargs = if self.kwargs.is_empty() {
@@ -233,7 +283,7 @@ impl PyTask {
             } else {
                 let d = PyDict::new(py);
                 for (k, a) in &self.kwargs {
-                    d.set_item(k.bind(py), self.value(py, a)?)?;
+                    d.set_item(k.bind(py), self.value(py, call, a)?)?;
                 }
                 Some(d)
             };
@@ -255,19 +305,23 @@ impl PyTask {
             }
             Err(e) => {
                 let _ = self.label.set(function_name(func.bind(py)));
-                let name = task.label();
-                mark_with_task(py, &e, &name);
-                let message = e.to_string();
                 match &self.out {
                     Out::Slot(i) => self.buffers[*i].store(Slot::Raised(e.clone_ref(py))),
                     // Nobody may ever look at it otherwise (StarPU prints it too).
                     Out::Dropped => e.clone_ref(py).print(py),
                     Out::Future(_) => {}
                 }
-                Err(KernelError::with_cause(message, Arc::new(PyCause(e))))
+                Err(failure(py, e, task))
             }
         }
     }
+}
+
+/// The failure a Python exception makes of `task`: the exception itself is the cause
+/// (every wait raises that very object again), marked with the task's name.
+pub(crate) fn failure(py: Python<'_>, e: PyErr, task: &starpu_core::Task) -> KernelError {
+    mark_with_task(py, &e, &task.label());
+    KernelError::with_cause(e.to_string(), Arc::new(PyCause(e)))
 }
 
 /// Tells the exception which task it failed: `exc.starpu_task` and a note (shown under its
@@ -332,7 +386,7 @@ fn python_kernel(call: &KernelCall) -> KernelResult {
     let task = call
         .payload::<PyTask>()
         .ok_or("a Python codelet ran a task the Python face did not submit")?;
-    crate::gil::attach(|py| task.run(py, call.task()))
+    crate::gil::attach(|py| task.run(py, call))
 }
 
 /// The codelet running plain Python functions (any number of data arguments).
@@ -641,8 +695,17 @@ fn submit_on(
     for (h, m) in buffers.iter().zip(&buf_modes) {
         b = b.buffer(&h.data, *m);
     }
-    for d in &deps {
+    for d in deps.iter().chain(&opts.after) {
         b = b.after(d);
+    }
+    for d in &opts.end_after {
+        b = b.end_after(d);
+    }
+    if let Some(c) = opts.sched_ctx {
+        b = b.sched_ctx(c);
+    }
+    if let Some(t) = &opts.transaction {
+        b = b.transaction(&t.get().core);
     }
     if opts.priority != 0 {
         b = b.priority(opts.priority);
@@ -685,7 +748,7 @@ fn submit_on(
 fn lookup_mode(d: &Bound<'_, PyDict>, arg: &Bound<'_, PyAny>) -> PyResult<Option<AccessMode>> {
     let key = (arg.as_ptr() as usize).into_pyobject(d.py())?;
     match d.get_item(key)? {
-        Some(m) => Ok(Some(modes::parse(&m.extract::<String>()?)?)),
+        Some(m) => Ok(Some(modes::parse(d.py(), &m.extract::<String>()?)?)),
         None => Ok(None),
     }
 }
@@ -768,11 +831,13 @@ pub(crate) struct Codelet {
 #[pymethods]
 impl Codelet {
     #[new]
-    #[pyo3(signature = (func, modes=None, *, name=None))]
+    #[pyo3(signature = (func, modes=None, *, name=None, r#type=None, max_parallelism=None))]
     fn new(
         func: &Bound<'_, PyAny>,
         modes: Option<Vec<String>>,
         name: Option<String>,
+        r#type: Option<&str>,
+        max_parallelism: Option<i32>,
     ) -> PyResult<Self> {
         if !func.is_callable() {
             return Err(PyTypeError::new_err("Codelet needs a callable"));
@@ -785,11 +850,25 @@ impl Codelet {
         cl = match modes {
             Some(m) => cl.modes(
                 m.iter()
-                    .map(|s| modes::parse(s))
+                    .map(|s| modes::parse(func.py(), s))
                     .collect::<PyResult<Vec<_>>>()?,
             ),
             None => cl.variable_buffers(),
         };
+        let kind = match r#type.unwrap_or("seq") {
+            "seq" => CodeletType::Seq,
+            "spmd" => CodeletType::Spmd,
+            "forkjoin" => CodeletType::ForkJoin,
+            other => {
+                return Err(errors::invalid(
+                    func.py(),
+                    format!("codelet type {other:?}: expected 'seq', 'spmd' or 'forkjoin'"),
+                ))
+            }
+        };
+        if kind != CodeletType::Seq || max_parallelism.is_some() {
+            cl = cl.parallel(kind, max_parallelism.unwrap_or(i32::MAX));
+        }
         Ok(Codelet {
             core: Arc::new(cl),
             func: func.clone().unbind(),
@@ -798,7 +877,7 @@ impl Codelet {
 
     /// The Python function.
     #[getter]
-    fn func(&self, py: Python<'_>) -> Py<PyAny> {
+    pub(crate) fn func(&self, py: Python<'_>) -> Py<PyAny> {
         self.func.clone_ref(py)
     }
 
@@ -855,6 +934,36 @@ impl Task {
         Ok(())
     }
 
+    /// Makes this task's end wait for the end of each task of `tasks`
+    /// (`starpu_task_declare_end_deps`; before it is submitted).
+    #[pyo3(signature = (*tasks))]
+    fn declare_end_deps(&self, tasks: Vec<PyRef<'_, Task>>) {
+        for t in tasks {
+            self.task.add_end_dependency(&t.task);
+        }
+    }
+
+    /// The task's end waits for `n` more `end_dep_release()` calls
+    /// (`starpu_task_end_dep_add`).
+    #[pyo3(signature = (n=1))]
+    fn end_dep_add(&self, n: u32) {
+        self.task.end_dep_add(n);
+    }
+
+    /// Releases one end dependency (`starpu_task_end_dep_release`).
+    fn end_dep_release(&self, py: Python<'_>) -> PyResult<()> {
+        runtime::with_runtime(py, |rt| {
+            starpu_core::task::end_dep_release(rt, &self.task);
+            Ok(())
+        })
+    }
+
+    /// The task's number (`starpu_task_get_job_id`).
+    #[getter]
+    fn id(&self) -> u64 {
+        self.task.id()
+    }
+
     /// Submits the task; returns what `task_submit` would (its future by default).
     fn submit(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let detach = self.opts.detach.unwrap_or(true);
@@ -871,11 +980,19 @@ impl Task {
     }
 
     /// Waits for the task to end (`starpu_task_wait`): only for a task submitted with
-    /// `detach=False`; re-raises the runtime's error if it failed.
-    fn wait(&self, py: Python<'_>) -> PyResult<()> {
+    /// `detach=False`; re-raises its failure (the very exception its function raised).
+    /// `timeout` in seconds: `starpu.TimeoutError` when it runs out.
+    #[pyo3(signature = (timeout=None))]
+    fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
         let rt = runtime::runtime(py)?;
         let t = &self.task;
-        py.detach(|| rt.wait(t)).py(py)
+        match timeout {
+            None => py.detach(|| rt.wait(t)).py(py),
+            Some(s) => {
+                let deadline = Instant::now() + Duration::from_secs_f64(s.max(0.0));
+                py.detach(|| rt.wait_until(t, deadline)).py(py)
+            }
+        }
     }
 
     /// What `submit()` returned (None before).
