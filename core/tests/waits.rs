@@ -34,9 +34,8 @@ fn kept_tasks_are_waited_for_by_id_and_failures_reported_once() {
     rt.shutdown();
 }
 
-#[test]
-fn waiting_with_a_deadline_times_out_then_succeeds() {
-    let rt = common::runtime(1, Some("eager"));
+/// A codelet whose tasks run until the flag returned is set.
+fn held_until_released() -> (Arc<AtomicBool>, Arc<Codelet>) {
     let release = Arc::new(AtomicBool::new(false));
     let r = release.clone();
     let slow = Arc::new(Codelet::new("slow").cpu(move |_| {
@@ -45,6 +44,13 @@ fn waiting_with_a_deadline_times_out_then_succeeds() {
         }
         Ok(())
     }));
+    (release, slow)
+}
+
+#[test]
+fn waiting_with_a_deadline_times_out_then_succeeds() {
+    let rt = common::runtime(1, Some("eager"));
+    let (release, slow) = held_until_released();
     let t = rt.task(&slow).detach(false).submit().unwrap();
     let e = rt
         .wait_until(&t, Instant::now() + Duration::from_millis(10))
@@ -97,14 +103,7 @@ fn completions_arrive_in_batches() {
 #[test]
 fn a_held_task_is_waited_for_even_when_detached() {
     let rt = common::runtime(2, Some("eager"));
-    let release = Arc::new(AtomicBool::new(false));
-    let r = release.clone();
-    let slow = Arc::new(Codelet::new("slow").cpu(move |_| {
-        while !r.load(Ordering::Acquire) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        Ok(())
-    }));
+    let (release, slow) = held_until_released();
     // Detached (the default): `wait` refuses it, the holder of the TaskRef may wait.
     let t = rt.task(&slow).submit().unwrap();
     let e = rt

@@ -362,6 +362,9 @@ pub(crate) fn unregister_all(py: Python<'_>, rt: &Arc<Runtime>) {
     drop(live);
 }
 
+/// The children of a partition plan, as the plan switches take them.
+type Kids = Vec<Py<Handle>>;
+
 /// `starpu.Handle(obj, retval=False)`: registers `obj` with the runtime.
 ///
 /// A buffer object (numpy array, bytes, bytearray, array.array, memoryview) is registered
@@ -464,28 +467,19 @@ impl Handle {
     /// `partition`): returns the children's handles, usable at once; tasks on the children
     /// and on this handle are ordered, the runtime gathering and cutting as they need. No
     /// data is copied: each child is a view of the array. `unpartition` forgets the plan.
-    #[pyo3(signature = (nchildren, dim=0, chunks_list=None))]
+    /// With `synchronous=True` it is C's `starpu_data_partition` instead: it waits for the
+    /// tasks using the array, which may not be used itself until `unpartition()`.
+    #[pyo3(signature = (nchildren, dim=0, chunks_list=None, *, synchronous=false))]
     fn partition(
         &self,
         py: Python<'_>,
         nchildren: usize,
         dim: usize,
         chunks_list: Option<Vec<i64>>,
+        synchronous: bool,
     ) -> PyResult<Vec<Py<Handle>>> {
-        self.state.cut(py, nchildren, dim, chunks_list, Cut::Plan)
-    }
-
-    /// Like `partition`, but synchronous (C's `starpu_data_partition`): waits for the
-    /// tasks using the array, and the array itself may not be used until `unpartition()`.
-    #[pyo3(signature = (nchildren, dim=0, chunks_list=None))]
-    fn partition_sync(
-        &self,
-        py: Python<'_>,
-        nchildren: usize,
-        dim: usize,
-        chunks_list: Option<Vec<i64>>,
-    ) -> PyResult<Vec<Py<Handle>>> {
-        self.state.cut(py, nchildren, dim, chunks_list, Cut::Sync)
+        let how = if synchronous { Cut::Sync } else { Cut::Plan };
+        self.state.cut(py, nchildren, dim, chunks_list, how)
     }
 
     /// The number of elements of each handle of `handle_list` (children of a partition).
@@ -520,60 +514,47 @@ impl Handle {
         self.state.uncut(py, handle_list.as_deref())
     }
 
-    /// `starpu_data_partition_clean`: forgets the plan whose children are `children`.
-    fn partition_clean(&self, py: Python<'_>, children: Vec<Py<Handle>>) -> PyResult<()> {
+    /// `starpu_data_partition_clean`: forgets the plan whose children are `c`.
+    fn partition_clean(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
         self.state
-            .switch(py, &children, |rt, p, c| rt.partition_clean(p, c, None))
+            .switch(py, &c, |rt, p, c| rt.partition_clean(p, c, None))
     }
 
-    /// `starpu_data_partition_submit`: switches to the plan of `children`, read-write.
-    fn partition_submit(&self, py: Python<'_>, children: Vec<Py<Handle>>) -> PyResult<()> {
-        self.state.switch(py, &children, Runtime::partition_submit)
+    /// `starpu_data_partition_submit`: switches to the plan of `c`, read-write.
+    fn partition_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state.switch(py, &c, Runtime::partition_submit)
     }
 
-    /// `starpu_data_partition_readonly_submit`: makes the plan of `children` readable too.
-    fn partition_readonly_submit(&self, py: Python<'_>, children: Vec<Py<Handle>>) -> PyResult<()> {
+    /// `starpu_data_partition_readonly_submit`: makes the plan of `c` readable too.
+    fn partition_readonly_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
         self.state
-            .switch(py, &children, Runtime::partition_readonly_submit)
+            .switch(py, &c, Runtime::partition_readonly_submit)
     }
 
-    /// `starpu_data_partition_readwrite_upgrade_submit`: the read-only plan of `children`
-    /// becomes the read-write view.
-    fn partition_readwrite_upgrade_submit(
-        &self,
-        py: Python<'_>,
-        children: Vec<Py<Handle>>,
-    ) -> PyResult<()> {
+    /// `starpu_data_partition_readwrite_upgrade_submit`: the read-only plan of `c` becomes
+    /// the read-write view.
+    fn partition_readwrite_upgrade_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
         self.state
-            .switch(py, &children, Runtime::partition_readwrite_upgrade_submit)
+            .switch(py, &c, Runtime::partition_readwrite_upgrade_submit)
     }
 
-    /// `starpu_data_partition_readonly_downgrade_submit`: the read-write plan of `children`
+    /// `starpu_data_partition_readonly_downgrade_submit`: the read-write plan of `c`
     /// becomes read-only (the whole data readable again).
-    fn partition_readonly_downgrade_submit(
-        &self,
-        py: Python<'_>,
-        children: Vec<Py<Handle>>,
-    ) -> PyResult<()> {
+    fn partition_readonly_downgrade_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
         self.state
-            .switch(py, &children, Runtime::partition_readonly_downgrade_submit)
+            .switch(py, &c, Runtime::partition_readonly_downgrade_submit)
     }
 
-    /// `starpu_data_unpartition_submit`: gathers the plan of `children` back.
-    fn unpartition_submit(&self, py: Python<'_>, children: Vec<Py<Handle>>) -> PyResult<()> {
-        self.state
-            .switch(py, &children, Runtime::unpartition_submit)
+    /// `starpu_data_unpartition_submit`: gathers the plan of `c` back.
+    fn unpartition_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state.switch(py, &c, Runtime::unpartition_submit)
     }
 
-    /// `starpu_data_unpartition_readonly_submit`: gathers the plan of `children` back,
-    /// leaving it readable.
-    fn unpartition_readonly_submit(
-        &self,
-        py: Python<'_>,
-        children: Vec<Py<Handle>>,
-    ) -> PyResult<()> {
+    /// `starpu_data_unpartition_readonly_submit`: gathers the plan of `c` back, leaving it
+    /// readable.
+    fn unpartition_readonly_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
         self.state
-            .switch(py, &children, Runtime::unpartition_readonly_submit)
+            .switch(py, &c, Runtime::unpartition_readonly_submit)
     }
 
     /// Sets how REDUX contributions to this numpy array are made and combined
@@ -596,7 +577,7 @@ impl Handle {
         self.state.data.nplans()
     }
 
-    /// Whether the data is partitioned synchronously (`partition_sync`).
+    /// Whether the data is partitioned synchronously (`partition(..., synchronous=True)`).
     #[getter]
     fn partitioned(&self) -> bool {
         self.state.data.is_partitioned()

@@ -14,6 +14,7 @@
 //! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors` (the
 //! core's error kinds as exception classes), `event_loop` (asyncio completions in batches).
 
+mod codelet;
 mod errors;
 mod event_loop;
 mod future;
@@ -22,6 +23,7 @@ mod handle;
 mod layout;
 mod modes;
 mod native;
+mod options;
 mod partition;
 mod perf;
 mod redux;
@@ -39,7 +41,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<future::Future>()?;
     m.add_class::<handle::Handle>()?;
     m.add_class::<task::Submitter>()?;
-    m.add_class::<task::Codelet>()?;
+    m.add_class::<codelet::Codelet>()?;
     m.add_class::<task::Task>()?;
     m.add_class::<native::NativeKernel>()?;
     m.add_class::<sched_ctx::SchedCtx>()?;

@@ -4,8 +4,9 @@
 //!
 //! As in StarPU's Python module, `Handle.partition` makes a partition plan: the children
 //! are usable at once and the parent stays usable, the runtime switching between the
-//! whole array and its parts as tasks use them. `Handle.partition_sync` is C's
-//! `starpu_data_partition` (the parent unusable until `unpartition`).
+//! whole array and its parts as tasks use them. `Handle.partition(...,
+//! synchronous=True)` is C's `starpu_data_partition` (the parent unusable until
+//! `unpartition`).
 
 use crate::errors::{self, IntoPy};
 use crate::handle::{is_ndarray, Content, Handle, HandleState};

@@ -3,10 +3,11 @@
 //! native kernels. The core runs the reduction; a Python method gets the runtime's
 //! buffers as numpy arrays typed like the data (see `views`).
 
+use crate::codelet::Codelet as PyCodelet;
 use crate::errors::IntoPy;
 use crate::handle::HandleState;
 use crate::native::NativeKernel;
-use crate::task::{self, Codelet as PyCodelet};
+use crate::task;
 use crate::views::ArrayKind;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

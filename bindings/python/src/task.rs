@@ -1,5 +1,5 @@
 //! Submitting Python work: `starpu.task_submit(**options)(func, *args, **kwargs)`, the
-//! `Codelet` and `Task` classes, and the kernel that runs Python functions on the workers.
+//! `Task` class, and the kernel that runs Python functions on the workers.
 //!
 //! Arguments are sorted at submission:
 //! - a `starpu.Future` makes the task wait for the task that produces it, and the function
@@ -15,16 +15,15 @@
 //! The function runs on a CPU worker, holding the GIL only while Python code runs; its
 //! return value (or exception) goes to the task's future, or to a result handle.
 
+use crate::codelet::Codelet;
 use crate::errors::PyCause;
 use crate::errors::{self, IntoPy};
 use crate::future::{FutState, Future};
 use crate::handle::{self, Handle, HandleState, Slot};
-use crate::modes;
 use crate::native::NativeKernel;
+use crate::options::{lookup_mode, Modes, Options};
 use crate::perf;
 use crate::runtime;
-use crate::sched_ctx::SchedCtx;
-use crate::transaction::Transaction;
 use crate::views::ArrayKind;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -32,175 +31,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use starpu_core::task::{KernelError, KernelResult, TaskHooks};
-use starpu_core::{AccessMode, CodeletType, KernelCall, Runtime, TaskRef};
+use starpu_core::{AccessMode, KernelCall, Runtime, TaskRef};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
-
-/// Where the modes of a task's data arguments come from.
-#[derive(Default)]
-enum Modes {
-    #[default]
-    Defaults,
-    /// StarPU's form: `{id(arg): "RW", ...}`.
-    ById(Py<PyDict>),
-    /// One mode per data argument, in order (for the same object given twice with
-    /// different modes, and for codelets).
-    Positional(Vec<AccessMode>),
-}
-
-/// The options of `task_submit` (and of `Task`).
-#[derive(Default)]
-pub(crate) struct Options {
-    name: Option<Arc<str>>,
-    synchronous: bool,
-    priority: i32,
-    flops: Option<f64>,
-    perfmodel: Option<Arc<perf::Model>>,
-    sizebase: Option<usize>,
-    ret_handle: bool,
-    ret_fut: Option<bool>,
-    ret_param: bool,
-    arg_handle: Option<bool>,
-    modes: Modes,
-    tag: Option<u64>,
-    callback: Option<Py<PyAny>>,
-    detach: Option<bool>,
-    sched_ctx: Option<u32>,
-    transaction: Option<Py<Transaction>>,
-    after: Vec<TaskRef>,
-    end_after: Vec<TaskRef>,
-}
-
-const TASK_SUBMIT_OPTIONS: &[&str] = &[
-    "name",
-    "synchronous",
-    "priority",
-    "color",
-    "flops",
-    "perfmodel",
-    "sizebase",
-    "ret_handle",
-    "ret_fut",
-    "ret_param",
-    "arg_handle",
-    "modes",
-    "tag",
-    "callback",
-    "sched_ctx",
-    "transaction",
-    "after",
-    "end_after",
-];
-
-impl Options {
-    /// Parses keyword options; `what` names the call in messages; `extra` are options this
-    /// call accepts besides `task_submit`'s.
-    pub(crate) fn parse(
-        what: &str,
-        kwargs: Option<&Bound<'_, PyDict>>,
-        extra: &[&str],
-    ) -> PyResult<Options> {
-        let mut o = Options::default();
-        let Some(kwargs) = kwargs else {
-            return Ok(o);
-        };
-        for (k, v) in kwargs.iter() {
-            let key: String = k.extract()?;
-            if !TASK_SUBMIT_OPTIONS.contains(&key.as_str()) && !extra.contains(&key.as_str()) {
-                return Err(PyTypeError::new_err(format!(
-                    "{what}() got an unexpected keyword argument '{key}' (options: {})",
-                    TASK_SUBMIT_OPTIONS
-                        .iter()
-                        .chain(extra)
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-            let flag = |v: &Bound<'_, PyAny>| -> PyResult<bool> { v.is_truthy() };
-            if v.is_none() && key != "ret_fut" {
-                continue;
-            }
-            match key.as_str() {
-                "name" => o.name = Some(Arc::from(v.extract::<String>()?.as_str())),
-                "synchronous" => o.synchronous = flag(&v)?,
-                "priority" => o.priority = v.extract()?,
-                "color" => {
-                    let _: u32 = v.extract()?; // only used for StarPU's dag.dot
-                }
-                "flops" => o.flops = Some(v.extract()?),
-                "perfmodel" => o.perfmodel = Some(perf::model(&v)?),
-                "sizebase" => o.sizebase = Some(v.extract()?),
-                "ret_handle" => o.ret_handle = flag(&v)?,
-                "ret_fut" => o.ret_fut = Some(!v.is_none() && flag(&v)?),
-                "ret_param" => o.ret_param = flag(&v)?,
-                "arg_handle" => o.arg_handle = Some(flag(&v)?),
-                "modes" => o.modes = parse_modes(&v)?,
-                "tag" => o.tag = Some(v.extract()?),
-                "callback" => {
-                    if !v.is_callable() {
-                        return Err(PyTypeError::new_err("callback must be callable"));
-                    }
-                    o.callback = Some(v.unbind());
-                }
-                "detach" => o.detach = Some(flag(&v)?),
-                "sched_ctx" => {
-                    o.sched_ctx = Some(match v.cast::<SchedCtx>() {
-                        Ok(c) => c.get().id,
-                        Err(_) => v.extract()?,
-                    })
-                }
-                "transaction" => o.transaction = Some(v.cast::<Transaction>()?.clone().unbind()),
-                "after" => o.after = tasks_of(&v)?,
-                "end_after" => o.end_after = tasks_of(&v)?,
-                _ => unreachable!("checked above"),
-            }
-        }
-        Ok(o)
-    }
-}
-
-/// The tasks behind a sequence of `starpu.Future`s and `starpu.Task`s (`after=`).
-fn tasks_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<TaskRef>> {
-    v.try_iter()?
-        .map(|item| {
-            let item = item?;
-            if let Ok(f) = item.cast::<Future>() {
-                return Ok(f.get().state.task.clone());
-            }
-            if let Ok(t) = item.cast::<Task>() {
-                return Ok(t.borrow().task.clone());
-            }
-            Err(PyTypeError::new_err(format!(
-                "after= and end_after= take starpu.Future and starpu.Task objects, not {}",
-                item.get_type().name()?
-            )))
-        })
-        .collect()
-}
-
-fn parse_modes(v: &Bound<'_, PyAny>) -> PyResult<Modes> {
-    if let Ok(d) = v.cast::<PyDict>() {
-        for (_, m) in d.iter() {
-            modes::parse(d.py(), &m.extract::<String>()?)?;
-        }
-        return Ok(Modes::ById(d.clone().unbind()));
-    }
-    if let Ok(s) = v.extract::<String>() {
-        return Ok(Modes::Positional(vec![modes::parse(v.py(), &s)?]));
-    }
-    let list: Vec<String> = v.extract().map_err(|_| {
-        PyTypeError::new_err(
-            "modes must be a dict {id(argument): mode} or a sequence of modes, one per data \
-             argument",
-        )
-    })?;
-    Ok(Modes::Positional(
-        list.iter()
-            .map(|s| modes::parse(v.py(), s))
-            .collect::<PyResult<_>>()?,
-    ))
-}
 
 /// One argument of the function, as the kernel rebuilds it.
 enum Arg {
@@ -341,7 +174,7 @@ fn mark_with_task(py: Python<'_>, e: &PyErr, name: &str) {
     }
 }
 
-fn function_name(func: &Bound<'_, PyAny>) -> String {
+pub(crate) fn function_name(func: &Bound<'_, PyAny>) -> String {
     func.getattr(intern!(func.py(), "__qualname__"))
         .or_else(|_| func.getattr(intern!(func.py(), "__name__")))
         .and_then(|n| n.extract::<String>())
@@ -382,7 +215,7 @@ impl TaskHooks for PyTask {
 }
 
 /// The CPU implementation of every Python codelet.
-fn python_kernel(call: &KernelCall) -> KernelResult {
+pub(crate) fn python_kernel(call: &KernelCall) -> KernelResult {
     let task = call
         .payload::<PyTask>()
         .ok_or("a Python codelet ran a task the Python face did not submit")?;
@@ -744,15 +577,6 @@ fn submit_on(
     }
 }
 
-/// The mode `d` gives `arg` (by `id(arg)`), if any.
-fn lookup_mode(d: &Bound<'_, PyDict>, arg: &Bound<'_, PyAny>) -> PyResult<Option<AccessMode>> {
-    let key = (arg.as_ptr() as usize).into_pyobject(d.py())?;
-    match d.get_item(key)? {
-        Some(m) => Ok(Some(modes::parse(d.py(), &m.extract::<String>()?)?)),
-        None => Ok(None),
-    }
-}
-
 /// The bytes a native kernel receives for a scalar argument (StarPU's packed form):
 /// int -> int64, float -> double, bool -> int, bytes as they are, numpy scalars and other
 /// buffers as their memory.
@@ -816,91 +640,13 @@ pub(crate) fn task_submit(options: Option<&Bound<'_, PyDict>>) -> PyResult<Submi
     })
 }
 
-/// `starpu.Codelet(func, modes=None, name=None)`: a Python function with declared data
-/// arguments, as StarPU's `struct starpu_codelet`: `modes` lists the access mode of each
-/// data argument in order (tasks must give exactly that many, in those modes); `None`
-/// lets each task choose its number of data arguments and their modes
-/// (`STARPU_VARIABLE_NBUFFERS`). Submit it like a function:
-/// `task_submit(modes=[...])(codelet, *args)`.
-#[pyclass(frozen, module = "starpu", name = "Codelet")]
-pub(crate) struct Codelet {
-    core: Arc<starpu_core::Codelet>,
-    func: Py<PyAny>,
-}
-
-#[pymethods]
-impl Codelet {
-    #[new]
-    #[pyo3(signature = (func, modes=None, *, name=None, r#type=None, max_parallelism=None))]
-    fn new(
-        func: &Bound<'_, PyAny>,
-        modes: Option<Vec<String>>,
-        name: Option<String>,
-        r#type: Option<&str>,
-        max_parallelism: Option<i32>,
-    ) -> PyResult<Self> {
-        if !func.is_callable() {
-            return Err(PyTypeError::new_err("Codelet needs a callable"));
-        }
-        let name = match name {
-            Some(n) => n,
-            None => function_name(func),
-        };
-        let mut cl = starpu_core::Codelet::new(name).cpu(python_kernel);
-        cl = match modes {
-            Some(m) => cl.modes(
-                m.iter()
-                    .map(|s| modes::parse(func.py(), s))
-                    .collect::<PyResult<Vec<_>>>()?,
-            ),
-            None => cl.variable_buffers(),
-        };
-        let kind = match r#type.unwrap_or("seq") {
-            "seq" => CodeletType::Seq,
-            "spmd" => CodeletType::Spmd,
-            "forkjoin" => CodeletType::ForkJoin,
-            other => {
-                return Err(errors::invalid(
-                    func.py(),
-                    format!("codelet type {other:?}: expected 'seq', 'spmd' or 'forkjoin'"),
-                ))
-            }
-        };
-        if kind != CodeletType::Seq || max_parallelism.is_some() {
-            cl = cl.parallel(kind, max_parallelism.unwrap_or(i32::MAX));
-        }
-        Ok(Codelet {
-            core: Arc::new(cl),
-            func: func.clone().unbind(),
-        })
-    }
-
-    /// The Python function.
-    #[getter]
-    pub(crate) fn func(&self, py: Python<'_>) -> Py<PyAny> {
-        self.func.clone_ref(py)
-    }
-
-    /// The declared modes (`None`: each task chooses).
-    #[getter]
-    fn modes(&self) -> Option<Vec<String>> {
-        self.core
-            .nbuffers
-            .map(|_| self.core.modes.iter().map(|m| format!("{m:?}")).collect())
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<starpu.Codelet {}>", self.core.display_name())
-    }
-}
-
 /// `starpu.Task(func, *args, **options)`: a task described now and submitted later with
 /// `submit()` (StarPU's `starpu_task_create` ... `starpu_task_submit`), so that other tasks
 /// may be declared to depend on it first. Options are `task_submit`'s plus `detach`
 /// (default True; a task submitted with `detach=False` may be waited for with `wait()`).
 #[pyclass(module = "starpu", name = "Task")]
 pub(crate) struct Task {
-    task: TaskRef,
+    pub(crate) task: TaskRef,
     opts: Options,
     func: Py<PyAny>,
     args: Py<PyTuple>,

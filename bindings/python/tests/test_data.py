@@ -177,7 +177,7 @@ def test_partition_along_each_axis(rt):
 def test_synchronous_partition_holds_the_array(rt):
     arr = np.arange(12).reshape(3, 4)
     h = starpu.Handle(arr)
-    parts = h.partition_sync(2, 1)  # two column blocks
+    parts = h.partition(2, 1, synchronous=True)  # two column blocks
     assert h.partitioned and h.nplans == 0
     assert [p.obj.shape for p in parts] == [(3, 2), (3, 2)]
     with pytest.raises(starpu.InvalidArgumentError, match="partitioned"):

@@ -317,7 +317,7 @@ FILTERS = {"vector_block": 0, "matrix_block": 1, "matrix_vertical_block": 0}
 def op_partition(args):
     name, filt, n = args[0], args[1], to_int(args[2])
     h = handle(name)
-    kids = attempt("partition", name, lambda: h.partition_sync(n, axis_of(filt)))
+    kids = attempt("partition", name, lambda: h.partition(n, axis_of(filt), synchronous=True))
     if kids is not None:
         children[name] = kids
         for i, k in enumerate(kids):
