@@ -94,10 +94,16 @@ static LAST: Mutex<Option<(Py<PyAny>, Py<LoopBridge>)>> = Mutex::new(None);
 
 fn lookup<'py>(event_loop: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, LoopBridge>>> {
     let py = event_loop.py();
-    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((weak, bridge)) = last.as_ref() {
+    // Python code runs only without the lock: during it another thread may take the GIL
+    // and then wait for this lock.
+    let last = LAST
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .map(|(weak, bridge)| (weak.clone_ref(py), bridge.clone_ref(py)));
+    if let Some((weak, bridge)) = last {
         if weak.bind(py).call0()?.is(event_loop) {
-            return Ok(Some(bridge.bind(py).clone()));
+            return Ok(Some(bridge.into_bound(py)));
         }
     }
     let found = bridges(py)?.call_method1("get", (event_loop,))?;
@@ -105,7 +111,11 @@ fn lookup<'py>(event_loop: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Loo
         return Ok(None);
     };
     let weak = py.import("weakref")?.getattr("ref")?.call1((event_loop,))?;
-    *last = Some((weak.unbind(), bridge.clone().unbind()));
+    let old = LAST
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .replace((weak.unbind(), bridge.clone().unbind()));
+    drop(old);
     Ok(Some(bridge))
 }
 

@@ -226,16 +226,20 @@ impl Future {
 
     /// Takes back every callback equal to `func` not called yet; returns how many.
     fn remove_done_callback(&self, func: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mut cbs = lock(&self.state.callbacks);
-        let before = cbs.len();
-        let mut kept = Vec::with_capacity(before);
-        for c in cbs.drain(..) {
-            if !c.bind(func.py()).eq(func)? {
-                kept.push(c);
+        let py = func.py();
+        // Compared without the lock (`==` is Python code, during which another thread may
+        // take the GIL and then this lock), then taken out by identity.
+        let registered: Vec<Py<PyAny>> = lock(&self.state.callbacks)
+            .iter()
+            .map(|c| c.clone_ref(py))
+            .collect();
+        let mut removed = 0;
+        for c in registered {
+            if c.bind(py).eq(func)? && self.state.take_callback(&c) {
+                removed += 1;
             }
         }
-        *cbs = kept;
-        Ok(before - cbs.len())
+        Ok(removed)
     }
 
     /// The running event loop (a starpu future belongs to no loop until awaited in one).

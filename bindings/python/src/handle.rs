@@ -236,7 +236,10 @@ impl HandleState {
     /// Stores a task's result (value or exception) in a value handle.
     pub(crate) fn store(&self, value: Slot) {
         if let Content::Object { slot } = &self.content {
-            *lock(slot) = value;
+            // The old value goes after the lock: freeing it may run Python code, which may
+            // let another thread take the GIL and then wait for this lock.
+            let old = std::mem::replace(&mut *lock(slot), value);
+            drop(old);
         }
     }
 
