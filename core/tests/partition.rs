@@ -953,3 +953,53 @@ fn a_child_given_twice_to_a_task_is_switched_for_both_accesses() {
     );
     rt.shutdown();
 }
+
+#[test]
+fn along_axis_cuts_any_dense_array_evenly_or_by_lengths() {
+    let rt = runtime(2);
+    let cl = affine();
+    // A 4 x 3 matrix (ld 5): rows (axis 1) of 1 and 2, then columns (axis 0) evenly.
+    let m = rt
+        .register_matrix((0..15).collect::<Vec<i64>>(), 4, 3, 5)
+        .unwrap();
+    let rows = Filter::along_axis(&m, 1, 2, Some(vec![1, 2])).unwrap();
+    let parts = rt.partition_plan(&m, &rows).unwrap();
+    let i: MatrixInterface = parts[1].interface(0).unwrap();
+    assert_eq!((i.nx, i.ny, i.ld), (4, 2, 5));
+    apply(&rt, &cl, &parts[1], 0, 7); // rows 1 and 2 become 7 (the implicit switch)
+    rt.partition_clean(&m, &parts, None).unwrap();
+    let cols = rt
+        .partition(&m, &Filter::along_axis(&m, 0, 3, None).unwrap())
+        .unwrap();
+    let sizes: Vec<usize> = cols.iter().map(|c| c.size() / 8).collect();
+    assert_eq!(sizes, [6, 3, 3]); // 2, 1, 1 columns of 3 rows
+    apply(&rt, &cl, &cols[0], 10, 0);
+    rt.unpartition(&m, 0).unwrap();
+    let values = rt.unregister_take::<Vec<i64>>(&m).unwrap();
+    assert_eq!(&values[..4], &[0, 10, 2, 3]);
+    assert_eq!(&values[5..9], &[70, 70, 7, 7]);
+    // Five dimensions: an ndim cut along its last axis.
+    let n = rt
+        .register_ndim(vec![1i64; 32], &[2, 2, 2, 2, 2], &[2, 4, 8, 16])
+        .unwrap();
+    let halves = rt
+        .partition(&n, &Filter::along_axis(&n, 4, 2, None).unwrap())
+        .unwrap();
+    assert_eq!(halves[1].size(), 16 * 8);
+    rt.unpartition(&n, 0).unwrap();
+    // Bad cuts are refused: lengths that do not cover the axis, an axis that does not
+    // exist, an interface without axes.
+    for f in [
+        Filter::along_axis(&n, 4, 2, Some(vec![1, 2])).unwrap(),
+        Filter::along_axis(&n, 5, 2, None).unwrap(),
+    ] {
+        assert_eq!(
+            rt.partition(&n, &f).unwrap_err().kind,
+            ErrorKind::InvalidArgument
+        );
+    }
+    assert!(Filter::along_axis(&n, 0, 2, Some(vec![2])).is_err());
+    let v = rt.register_void().unwrap();
+    assert!(Filter::along_axis(&v, 0, 2, None).is_err());
+    rt.shutdown();
+}

@@ -34,9 +34,8 @@ fn kept_tasks_are_waited_for_by_id_and_failures_reported_once() {
     rt.shutdown();
 }
 
-#[test]
-fn waiting_with_a_deadline_times_out_then_succeeds() {
-    let rt = common::runtime(1, Some("eager"));
+/// A codelet whose tasks run until the flag returned is set.
+fn held_until_released() -> (Arc<AtomicBool>, Arc<Codelet>) {
     let release = Arc::new(AtomicBool::new(false));
     let r = release.clone();
     let slow = Arc::new(Codelet::new("slow").cpu(move |_| {
@@ -45,6 +44,13 @@ fn waiting_with_a_deadline_times_out_then_succeeds() {
         }
         Ok(())
     }));
+    (release, slow)
+}
+
+#[test]
+fn waiting_with_a_deadline_times_out_then_succeeds() {
+    let rt = common::runtime(1, Some("eager"));
+    let (release, slow) = held_until_released();
     let t = rt.task(&slow).detach(false).submit().unwrap();
     let e = rt
         .wait_until(&t, Instant::now() + Duration::from_millis(10))
@@ -91,5 +97,46 @@ fn completions_arrive_in_batches() {
     got.sort_unstable();
     assert_eq!(got, (0..100).collect::<Vec<_>>());
     assert_eq!(notified.load(Ordering::SeqCst), 1);
+    rt.shutdown();
+}
+
+#[test]
+fn a_held_task_is_waited_for_even_when_detached() {
+    let rt = common::runtime(2, Some("eager"));
+    let (release, slow) = held_until_released();
+    // Detached (the default): `wait` refuses it, the holder of the TaskRef may wait.
+    let t = rt.task(&slow).submit().unwrap();
+    let e = rt
+        .wait_held(&t, Some(Instant::now() + Duration::from_millis(10)))
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Timeout);
+    release.store(true, Ordering::Release);
+    rt.wait_held(&t, None).unwrap();
+    assert!(t.is_terminated());
+    // Ended already: returns at once, again and again.
+    rt.wait_held(&t, Some(Instant::now())).unwrap();
+    // A failure comes back with the face's cause.
+    let cause: starpu_core::error::Cause = Arc::new(42u32);
+    let c = cause.clone();
+    let bad =
+        Arc::new(Codelet::new("bad").cpu(move |_| Err(KernelError::with_cause("no", c.clone()))));
+    let f = rt.task(&bad).submit().unwrap();
+    let e = rt.wait_held(&f, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::TaskFailed);
+    assert!(Arc::ptr_eq(e.cause().unwrap(), &cause));
+    // From a task: refused, not hung.
+    let held = t.clone();
+    let rt2 = rt.clone();
+    let inner = Arc::new(
+        Codelet::new("inner").cpu(move |_| match rt2.wait_held(&held, None) {
+            Err(e) if e.kind == ErrorKind::Deadlock => Ok(()),
+            other => Err(KernelError::new(format!(
+                "expected Deadlock, got {other:?}"
+            ))),
+        }),
+    );
+    let i = rt.task(&inner).submit().unwrap();
+    rt.wait_held(&i, None).unwrap();
+    let _ = rt.wait_for_all();
     rt.shutdown();
 }

@@ -1,80 +1,132 @@
-//! `starpu.error`: the one exception the face raises for runtime errors, with the errno
-//! StarPU returns for the same mistake (`err.errno`, `err.code` such as `"EINVAL"`).
+//! The core's errors as Python exceptions: `starpu.StarPUError` (alias `starpu.error`,
+//! StarPU's own name) and one subclass per `ErrorKind`, named `<kind name>Error`, made at
+//! module init from `ErrorKind::ALL` so the list cannot drift from the core's. Each class
+//! also derives from the builtin exception a Python program would catch for that kind of
+//! mistake (`except ValueError` catches a bad argument) and carries `errno` (StarPU's
+//! positive errno), `code` (its name) and `kind` (the core's stable name), as class and
+//! instance attributes.
 //!
-//! The core says what went wrong (`starpu_core::Error`, a kind and a message); this module
-//! only turns it into the Python exception. Misuse that Python already has words for stays
-//! a `TypeError` / `ValueError` (raised where the face parses its arguments).
+//! A failed task's error carries the exception its Python function raised (`PyCause`): that
+//! very object is raised again, not a copy.
 
+use pyo3::exceptions::{
+    PyLookupError, PyMemoryError, PyNotImplementedError, PyRuntimeError, PyTimeoutError,
+    PyValueError,
+};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 use starpu_core::{Error, ErrorKind};
 
-// StarPU's Python module calls its exception `error` (`starpupy.error`).
-#[allow(non_camel_case_types)]
-mod exception {
-    pyo3::create_exception!(
-        starpu,
-        error,
-        pyo3::exceptions::PyException,
-        "A StarPU runtime error. `errno` is the (positive) errno StarPU's C API returns for the \
-         same mistake and `code` its name (`EINVAL`, `ENODEV`, `EDEADLK`, ...)."
-    );
-}
-pub(crate) use exception::error;
+pyo3::create_exception!(
+    starpu,
+    StarPUError,
+    pyo3::exceptions::PyException,
+    "A StarPU runtime error. Each kind of error is a subclass (`starpu.InvalidArgumentError`, \
+     `starpu.DeadlockError`, ...) carrying `errno` (the positive errno StarPU's C API returns \
+     for the same mistake), `code` (its name, `EINVAL`) and `kind` (`InvalidArgument`)."
+);
 
-/// The symbolic name of a positive errno value, as the conformance suite prints it.
-pub(crate) fn errno_name(errno: i32) -> &'static str {
-    match errno {
-        libc_consts::EINVAL => "EINVAL",
-        libc_consts::ENODEV => "ENODEV",
-        libc_consts::EDEADLK => "EDEADLK",
-        libc_consts::ENOSYS => "ENOSYS",
-        libc_consts::ENOMEM => "ENOMEM",
-        libc_consts::ENOENT => "ENOENT",
-        libc_consts::ECANCELED => "ECANCELED",
-        _ => "EUNKNOWN",
+/// The exception a Python codelet raised, kept as the cause of its task's failure.
+pub(crate) struct PyCause(pub(crate) PyErr);
+
+/// The builtin exception each kind also derives from.
+fn builtin(py: Python<'_>, kind: ErrorKind) -> Bound<'_, PyType> {
+    match kind {
+        ErrorKind::InvalidArgument => py.get_type::<PyValueError>(),
+        ErrorKind::NotFound => py.get_type::<PyLookupError>(),
+        ErrorKind::Timeout => py.get_type::<PyTimeoutError>(),
+        ErrorKind::Unsupported => py.get_type::<PyNotImplementedError>(),
+        ErrorKind::OutOfMemory => py.get_type::<PyMemoryError>(),
+        ErrorKind::NoDevice
+        | ErrorKind::Deadlock
+        | ErrorKind::NotInitialized
+        | ErrorKind::TaskFailed => py.get_type::<PyRuntimeError>(),
     }
 }
 
-/// Linux errno values (the core's `Error::errno` gives these).
-mod libc_consts {
-    pub const ENOENT: i32 = 2;
-    pub const ENOMEM: i32 = 12;
-    pub const ENODEV: i32 = 19;
-    pub const EINVAL: i32 = 22;
-    pub const EDEADLK: i32 = 35;
-    pub const ENOSYS: i32 = 38;
-    pub const ECANCELED: i32 = 125;
+/// The class of each kind, in `ErrorKind::ALL`'s order.
+static CLASSES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
+
+fn make_classes(py: Python<'_>) -> PyResult<Vec<Py<PyType>>> {
+    let base = py.get_type::<StarPUError>();
+    for attr in ["errno", "code", "kind"] {
+        base.setattr(attr, py.None())?;
+    }
+    let type_ = py.get_type::<PyType>();
+    ErrorKind::ALL
+        .iter()
+        .map(|&kind| {
+            let attrs = PyDict::new(py);
+            attrs.set_item("__module__", "starpu")?;
+            attrs.set_item(
+                "__doc__",
+                format!("{} ({}).", kind.summary(), kind.errno_name()),
+            )?;
+            attrs.set_item("errno", kind.errno())?;
+            attrs.set_item("code", kind.errno_name())?;
+            attrs.set_item("kind", kind.name())?;
+            let bases = PyTuple::new(py, [base.clone(), builtin(py, kind)])?;
+            let name = format!("{}Error", kind.name());
+            let class = type_.call1((name, bases, attrs))?;
+            Ok(class.cast_into::<PyType>()?.unbind())
+        })
+        .collect()
 }
 
-/// A `starpu.error` with `message`, carrying `errno`.
-pub(crate) fn new_error(py: Python<'_>, errno: i32, message: impl Into<String>) -> PyErr {
-    let err = error::new_err(message.into());
-    let value = err.value(py);
-    // Setting attributes on a fresh exception instance cannot fail in practice; if it
-    // did, the exception still says what went wrong.
-    let _ = value.setattr("errno", errno);
-    let _ = value.setattr("code", errno_name(errno));
-    err
+/// Adds `StarPUError`, `error` and the class of every kind to the module.
+pub(crate) fn add_to(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let base = py.get_type::<StarPUError>();
+    m.add("StarPUError", &base)?;
+    m.add("error", &base)?;
+    let classes = CLASSES.get_or_try_init(py, || make_classes(py))?;
+    for class in classes {
+        let class = class.bind(py);
+        m.add(class.name()?, class)?;
+    }
+    Ok(())
 }
 
-/// The core's error as `starpu.error`.
+/// The class of `kind`.
+fn class_of(py: Python<'_>, kind: ErrorKind) -> PyResult<&Bound<'_, PyType>> {
+    let classes = CLASSES.get_or_try_init(py, || make_classes(py))?;
+    let i = ErrorKind::ALL
+        .iter()
+        .position(|&k| k == kind)
+        .expect("every kind is in ErrorKind::ALL");
+    Ok(classes[i].bind(py))
+}
+
+/// The core's error as a Python exception: the very exception a Python function raised
+/// when it is the cause, else a new instance of the kind's class.
 pub(crate) fn to_py(py: Python<'_>, e: &Error) -> PyErr {
-    new_error(py, e.errno(), e.message.clone())
+    if let Some(cause) = e.cause_as::<PyCause>() {
+        return cause.0.clone_ref(py);
+    }
+    let made = class_of(py, e.kind).and_then(|class| {
+        let exc = class.call1((e.message.clone(),))?;
+        // Instance attributes too: OSError (TimeoutError's base) has its own `errno` slot.
+        exc.setattr("errno", e.errno())?;
+        exc.setattr("code", e.kind.errno_name())?;
+        exc.setattr("kind", e.kind.name())?;
+        if let Some(task) = e.task_name() {
+            exc.setattr("task", task)?;
+        }
+        Ok(PyErr::from_value(exc))
+    });
+    made.unwrap_or_else(|err| err)
 }
 
-/// `EINVAL` error for misuse the face itself detects (a rule of this face, not the core's).
+/// `InvalidArgumentError` for misuse the face itself detects (a rule of this face, not the
+/// core's).
 pub(crate) fn invalid(py: Python<'_>, message: impl Into<String>) -> PyErr {
-    new_error(py, libc_consts::EINVAL, message)
+    to_py(py, &Error::invalid(message))
 }
 
-/// `ENODEV` error: the runtime is not running.
+/// `NotInitializedError`: the runtime is not running.
 pub(crate) fn not_running(py: Python<'_>) -> PyErr {
     to_py(py, &Error::not_initialized())
-}
-
-/// `EDEADLK` error: a blocking call from a task or a callback.
-pub(crate) fn deadlock(py: Python<'_>, message: impl Into<String>) -> PyErr {
-    to_py(py, &Error::new(ErrorKind::Deadlock, message))
 }
 
 /// Adds `.py(py)` to the core's results: `rt.submit(..).py(py)?`.

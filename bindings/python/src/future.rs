@@ -1,209 +1,133 @@
 //! `starpu.Future`: the result of a task, usable from plain code (`fut.result()`, which
-//! waits with the GIL released) and from asyncio (`await fut`).
+//! waits through the core with the GIL released) and from asyncio (`await fut`, see
+//! `event_loop`).
 //!
-//! A task's kernel completes its future while it holds the GIL anyway (it has just run the
-//! Python function): the value is stored, threads blocked in `result()` are woken through
-//! a condition variable, and coroutines awaiting it through their event loop
-//! (`call_soon_threadsafe`). A task that ends without running its kernel (it failed
-//! before, or kernels are disabled) completes it from its end-of-task hook instead.
+//! The core knows whether and how the task ended (its failure carries the exception the
+//! Python function raised); the future only keeps the function's return value, which the
+//! kernel stores while it holds the GIL anyway.
+//!
+//! A `starpu.Future` is also a future-like object in asyncio's sense (`asyncio.isfuture`
+//! is true: it has `_asyncio_future_blocking`, `get_loop` and `add_done_callback(fn,
+//! context=)`), so `asyncio.gather`, `wait_for` and `await` take it as it is, without
+//! wrapping each one in an asyncio Task; callbacks added from an event loop's thread run in
+//! that loop, delivered in batches (`event_loop`).
 
-use crate::errors;
-use pyo3::exceptions::{PyStopIteration, PyTimeoutError};
+use crate::errors::{self, IntoPy};
+use crate::event_loop::{self, Awaiting};
+use crate::runtime;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use starpu_core::TaskRef;
+use starpu_core::{ErrorKind, TaskRef};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// How a task ended, as its future reports it.
-pub(crate) enum Outcome {
-    /// The function's return value.
-    Value(Py<PyAny>),
-    /// The task ended without a value (no kernel ran, or a native kernel): `None`.
-    Nothing,
-    /// The Python exception the function raised (its traceback included).
-    Raised(PyErr),
-    /// The runtime failed the task (e.g. a native kernel or a dependency failed).
-    Failed(starpu_core::Error),
+/// The shared state of a future: the task producing it, the value slot, and the done
+/// callbacks not called yet (so that `remove_done_callback` can take one back).
+pub(crate) struct FutState {
+    pub(crate) task: TaskRef,
+    value: Mutex<Option<Py<PyAny>>>,
+    callbacks: Mutex<Vec<Py<PyAny>>>,
 }
 
-impl Outcome {
-    pub(crate) fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        match self {
-            Outcome::Value(v) => Ok(v.clone_ref(py)),
-            Outcome::Nothing => Ok(py.None()),
-            Outcome::Raised(e) => Err(e.clone_ref(py)),
-            Outcome::Failed(e) => Err(errors::to_py(py, e)),
+/// A done callback on its way: `func(future)`, in `context` when asyncio gave one.
+pub(crate) struct DoneCallback {
+    func: Py<PyAny>,
+    future: Py<Future>,
+    context: Option<Py<PyAny>>,
+}
+
+impl DoneCallback {
+    /// Calls it, unless it was removed meanwhile.
+    pub(crate) fn run(self, py: Python<'_>) {
+        if !self.future.get().state.take_callback(&self.func) {
+            return;
+        }
+        let called = match &self.context {
+            Some(c) => c.bind(py).call_method1("run", (&self.func, &self.future)),
+            None => self.func.bind(py).call1((&self.future,)),
+        };
+        if let Err(e) = called {
+            e.print(py);
         }
     }
 }
 
-#[derive(Default)]
-struct Inner {
-    outcome: Option<Outcome>,
-    /// The task that will produce the outcome, until it has ended: a later task given this
-    /// future as an argument depends on it.
-    task: Option<TaskRef>,
-    /// Threads blocked in `result()`.
-    sleepers: usize,
-    /// Coroutines awaiting: (event loop, asyncio future to complete).
-    wakers: Vec<(Py<PyAny>, Py<PyAny>)>,
-    /// `add_done_callback` functions.
-    callbacks: Vec<Py<PyAny>>,
-}
-
-/// The shared state of a future, held by the Python object and by the task.
-#[derive(Default)]
-pub(crate) struct FutState {
-    done: AtomicBool,
-    inner: Mutex<Inner>,
-    cond: Condvar,
-}
-
-fn lock(m: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Python helpers the futures call (`starpu._support`).
-fn support<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let m = MODULE.get_or_try_init(py, || -> PyResult<_> {
-        Ok(py.import("starpu._support")?.unbind())
-    })?;
-    m.bind(py).getattr(name)
-}
-
 impl FutState {
-    pub(crate) fn new(task: Option<TaskRef>) -> Arc<FutState> {
+    pub(crate) fn new(task: TaskRef) -> Arc<FutState> {
         Arc::new(FutState {
-            done: AtomicBool::new(false),
-            inner: Mutex::new(Inner {
-                task,
-                ..Inner::default()
-            }),
-            cond: Condvar::new(),
+            task,
+            value: Mutex::new(None),
+            callbacks: Mutex::new(Vec::new()),
         })
     }
 
+    /// Takes `func` out of the callbacks to call; false if `remove_done_callback` took it.
+    fn take_callback(&self, func: &Py<PyAny>) -> bool {
+        let mut cbs = lock(&self.callbacks);
+        match cbs.iter().position(|c| c.is(func)) {
+            Some(i) => {
+                cbs.swap_remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
     pub(crate) fn is_done(&self) -> bool {
-        self.done.load(Ordering::Acquire)
+        self.task.is_terminated()
     }
 
-    /// The task producing the outcome, while it has not ended.
+    /// The task producing the outcome, while it has not ended (a later task given this
+    /// future as an argument depends on it).
     pub(crate) fn pending_task(&self) -> Option<TaskRef> {
-        if self.is_done() {
-            return None;
-        }
-        lock(&self.inner).task.clone()
+        (!self.is_done()).then(|| self.task.clone())
     }
 
-    /// Forgets the task (it has ended; nothing can depend on it any more).
-    pub(crate) fn task_ended(&self) {
-        lock(&self.inner).task = None;
+    /// Stores the function's return value (from the kernel, GIL held).
+    pub(crate) fn set_value(&self, value: Py<PyAny>) {
+        *lock(&self.value) = Some(value);
     }
 
-    /// Sets the outcome (the first one wins) and wakes everyone waiting. Needs the GIL only
-    /// when coroutines or callbacks wait; `py` is `None` when the caller does not hold it,
-    /// and they are then woken from a short GIL section taken here.
-    pub(crate) fn complete(self: &Arc<Self>, py: Option<Python<'_>>, outcome: Outcome) {
-        let (wakers, callbacks) = {
-            let mut g = lock(&self.inner);
-            if g.outcome.is_some() {
-                return;
-            }
-            g.outcome = Some(outcome);
-            self.done.store(true, Ordering::Release);
-            if g.sleepers > 0 {
-                self.cond.notify_all();
-            }
-            (
-                std::mem::take(&mut g.wakers),
-                std::mem::take(&mut g.callbacks),
-            )
-        };
-        if wakers.is_empty() && callbacks.is_empty() {
-            return;
-        }
-        let run = |py: Python<'_>| self.notify(py, wakers, callbacks);
-        match py {
-            Some(py) => run(py),
-            None => {
-                crate::gil::try_attach(run);
-            }
-        }
-    }
-
-    fn notify(
-        self: &Arc<Self>,
-        py: Python<'_>,
-        wakers: Vec<(Py<PyAny>, Py<PyAny>)>,
-        callbacks: Vec<Py<PyAny>>,
-    ) {
-        for (event_loop, afut) in wakers {
-            let woken = support(py, "wake").and_then(|wake| {
-                event_loop
-                    .bind(py)
-                    .call_method1("call_soon_threadsafe", (wake, afut))
-            });
-            // The loop may be closed already: nobody awaits then.
-            if let Err(e) = woken {
-                if !e.is_instance_of::<pyo3::exceptions::PyRuntimeError>(py) {
-                    e.print(py);
-                }
-            }
-        }
-        if !callbacks.is_empty() {
-            let fut = Future {
-                state: self.clone(),
-            };
-            if let Ok(fut) = Py::new(py, fut) {
-                for cb in callbacks {
-                    if let Err(e) = cb.bind(py).call1((fut.clone_ref(py),)) {
-                        e.print(py);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The outcome as a Python value or exception (the future must be done).
+    /// The outcome of an ended task: its value (None if it had none), or its failure (the
+    /// very exception its function raised).
     pub(crate) fn outcome(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let g = lock(&self.inner);
-        match &g.outcome {
-            Some(o) => o.to_py(py),
-            None => Err(errors::invalid(py, "the future has no result yet")),
+        if let Some(e) = self.task.failure() {
+            return Err(errors::to_py(py, &e));
         }
+        Ok(lock(&self.value)
+            .as_ref()
+            .map_or_else(|| py.None(), |v| v.clone_ref(py)))
     }
 
-    /// Blocks (without the GIL) until done or `deadline`; true if done.
-    fn wait(&self, deadline: Option<Instant>) -> bool {
-        let mut g = lock(&self.inner);
-        g.sleepers += 1;
-        while g.outcome.is_none() {
-            let slice = Duration::from_millis(100);
-            let timeout = match deadline {
-                Some(d) => {
-                    let now = Instant::now();
-                    if now >= d {
-                        break;
+    /// Waits (GIL released, through the core) until the task has ended or `timeout`
+    /// seconds have passed (`TimeoutError`). Returns every 100 ms to let Ctrl-C through.
+    pub(crate) fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        if self.is_done() {
+            return Ok(());
+        }
+        let rt = runtime::runtime(py)?;
+        let deadline = timeout.map(|t| Instant::now() + Duration::from_secs_f64(t.max(0.0)));
+        loop {
+            let slice = Instant::now() + Duration::from_millis(100);
+            let until = deadline.map_or(slice, |d| d.min(slice));
+            let task = &self.task;
+            match py.detach(|| rt.wait_held(task, Some(until))) {
+                Err(e) if e.kind == ErrorKind::Timeout => {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return Err(e).py(py);
                     }
-                    (d - now).min(slice)
+                    py.check_signals()?;
                 }
-                None => slice,
-            };
-            g = self
-                .cond
-                .wait_timeout(g, timeout)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-            if deadline.is_none() && g.outcome.is_none() {
-                // Returns to the caller every slice so that it can check for signals.
-                break;
+                // Failed or not, it ended: `outcome` says how.
+                Err(e) if e.kind == ErrorKind::TaskFailed => return Ok(()),
+                r => return r.py(py),
             }
         }
-        g.sleepers -= 1;
-        g.outcome.is_some()
     }
 }
 
@@ -216,29 +140,46 @@ impl FutState {
 #[pyclass(frozen, module = "starpu", name = "Future")]
 pub(crate) struct Future {
     pub(crate) state: Arc<FutState>,
+    /// asyncio's protocol: set while a coroutine awaits this future.
+    blocking: AtomicBool,
+}
+
+impl Future {
+    pub(crate) fn new(state: Arc<FutState>) -> Future {
+        Future {
+            state,
+            blocking: AtomicBool::new(false),
+        }
+    }
+
+    /// For `Awaiting`: marks the future awaited (asyncio's Task checks it).
+    pub(crate) fn set_blocking(&self, on: bool) {
+        self.blocking.store(on, Ordering::Relaxed);
+    }
 }
 
 #[pymethods]
 impl Future {
-    /// Waits for the task and returns its value (re-raises its exception). `timeout` in
-    /// seconds; `TimeoutError` when it runs out.
+    /// Waits for the task and returns its value (re-raises its exception: the very object
+    /// the function raised). `timeout` in seconds; `starpu.TimeoutError` (a
+    /// `TimeoutError`) when it runs out.
     #[pyo3(signature = (timeout=None))]
     fn result(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Py<PyAny>> {
-        self.wait_done(py, timeout)?;
+        self.state.wait(py, timeout)?;
         self.state.outcome(py)
     }
 
     /// The task's exception (None if it returned a value), after waiting like `result`.
     #[pyo3(signature = (timeout=None))]
     fn exception(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<Py<PyAny>>> {
-        self.wait_done(py, timeout)?;
+        self.state.wait(py, timeout)?;
         match self.state.outcome(py) {
             Ok(_) => Ok(None),
             Err(e) => Ok(Some(e.value(py).clone().into_any().unbind())),
         }
     }
 
-    /// Whether the task has produced its result.
+    /// Whether the task has ended.
     fn done(&self) -> bool {
         self.state.is_done()
     }
@@ -257,26 +198,69 @@ impl Future {
         !self.state.is_done()
     }
 
-    /// Calls `fn(future)` once the task has its result (at once if it has it already), on
-    /// the thread that completes the future.
-    fn add_done_callback(slf: &Bound<'_, Self>, callback: Py<PyAny>) -> PyResult<()> {
+    /// Calls `fn(future)` once the task has ended. From an event loop's thread it runs in
+    /// that loop (as asyncio's futures do, `context` as asyncio gives it); elsewhere on the
+    /// thread that ends the task, or at once if it has ended.
+    #[pyo3(signature = (func, *, context=None))]
+    fn add_done_callback(
+        slf: &Bound<'_, Self>,
+        func: Py<PyAny>,
+        context: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
         let py = slf.py();
-        {
-            let mut g = lock(&slf.get().state.inner);
-            if g.outcome.is_none() {
-                g.callbacks.push(callback);
-                return Ok(());
-            }
+        let state = &slf.get().state;
+        lock(&state.callbacks).push(func.clone_ref(py));
+        let call = DoneCallback {
+            func,
+            future: slf.clone().unbind(),
+            context,
+        };
+        match event_loop::running_loop(py)? {
+            Some(lp) => event_loop::bridge_of(&lp)?.get().watch(&state.task, call),
+            None => state.task.on_terminated(move |_| {
+                crate::gil::try_attach(|py| call.run(py));
+            }),
         }
-        callback.bind(py).call1((slf.clone(),))?;
         Ok(())
     }
 
-    fn __await__(slf: Py<Self>) -> Awaiting {
-        Awaiting {
-            future: slf,
-            waiting: std::sync::atomic::AtomicBool::new(false),
+    /// Takes back every callback equal to `func` not called yet; returns how many.
+    fn remove_done_callback(&self, func: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let py = func.py();
+        // Compared without the lock (`==` is Python code, during which another thread may
+        // take the GIL and then this lock), then taken out by identity.
+        let registered: Vec<Py<PyAny>> = lock(&self.state.callbacks)
+            .iter()
+            .map(|c| c.clone_ref(py))
+            .collect();
+        let mut removed = 0;
+        for c in registered {
+            if c.bind(py).eq(func)? && self.state.take_callback(&c) {
+                removed += 1;
+            }
         }
+        Ok(removed)
+    }
+
+    /// The running event loop (a starpu future belongs to no loop until awaited in one).
+    fn get_loop(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        event_loop::running_loop(py)?
+            .map(Bound::unbind)
+            .ok_or_else(|| PyRuntimeError::new_err("no running event loop"))
+    }
+
+    #[getter]
+    fn _asyncio_future_blocking(&self) -> bool {
+        self.blocking.load(Ordering::Relaxed)
+    }
+
+    #[setter(_asyncio_future_blocking)]
+    fn set_asyncio_future_blocking(&self, on: bool) {
+        self.set_blocking(on);
+    }
+
+    fn __await__(slf: Py<Self>) -> Awaiting {
+        Awaiting::new(slf)
     }
 
     fn __repr__(&self) -> String {
@@ -288,81 +272,5 @@ impl Future {
                 "pending"
             }
         )
-    }
-}
-
-impl Future {
-    fn wait_done(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
-        if self.state.is_done() {
-            return Ok(());
-        }
-        if !starpu_core::worker::may_block() {
-            return Err(errors::deadlock(
-                py,
-                "Future.result: waiting for a task from a task or a callback could wait \
-                 for itself; pass the future to the task instead",
-            ));
-        }
-        let deadline = match timeout {
-            Some(t) if t < 0.0 => Some(Instant::now()),
-            Some(t) => Some(Instant::now() + Duration::from_secs_f64(t)),
-            None => None,
-        };
-        loop {
-            let state = &self.state;
-            if py.detach(|| state.wait(deadline)) {
-                return Ok(());
-            }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(PyTimeoutError::new_err("the task did not end in time"));
-            }
-            // Ctrl-C while waiting raises KeyboardInterrupt here.
-            py.check_signals()?;
-        }
-    }
-}
-
-/// The iterator `await fut` drives: first yields an asyncio future that the task completes
-/// through the event loop, then returns the value.
-#[pyclass(module = "starpu")]
-pub(crate) struct Awaiting {
-    future: Py<Future>,
-    waiting: std::sync::atomic::AtomicBool,
-}
-
-#[pymethods]
-impl Awaiting {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let state = &self.future.get().state;
-        if !state.is_done() && !self.waiting.swap(true, Ordering::AcqRel) {
-            let event_loop = support(py, "running_loop")?.call0()?;
-            let afut = event_loop.call_method0("create_future")?;
-            {
-                let mut g = lock(&state.inner);
-                if g.outcome.is_none() {
-                    g.wakers
-                        .push((event_loop.clone().unbind(), afut.clone().unbind()));
-                    drop(g);
-                    // What asyncio's Task expects of the futures a coroutine yields.
-                    afut.setattr("_asyncio_future_blocking", true)?;
-                    return Ok(afut.unbind());
-                }
-            }
-        }
-        if !state.is_done() {
-            // Resumed before the task ended (the asyncio future was cancelled): wait here.
-            self.future.get().wait_done(py, None)?;
-        }
-        let value = state.outcome(py)?;
-        Err(PyStopIteration::new_err((value,)))
-    }
-
-    /// Coroutines resume iterators with `send(None)`.
-    fn send(&self, py: Python<'_>, _value: Py<PyAny>) -> PyResult<Py<PyAny>> {
-        self.__next__(py)
     }
 }

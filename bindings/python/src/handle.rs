@@ -16,11 +16,11 @@
 use crate::errors::{self, IntoPy};
 use crate::layout::{self, Layout};
 use crate::modes;
+use crate::partition::Cut;
 use crate::runtime;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PySlice, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyTuple, PyType};
 use starpu_core::data::AcquireNode;
 use starpu_core::memory::MAIN_RAM;
 use starpu_core::{AccessMode, DataHandle, Runtime};
@@ -52,12 +52,6 @@ pub(crate) struct HandleState {
     /// A `HandleNumpy`: its content is meant to be written, so tasks must say how.
     pub(crate) needs_mode: bool,
     retval: bool,
-    /// Children made by `partition`, while it holds.
-    children: Mutex<Vec<Py<Handle>>>,
-    /// Acquisitions of a partitioned handle, made through its children (see `acquire`).
-    through_children: Mutex<usize>,
-    /// A child of a partition (owned by its parent's partition, not by the registry).
-    child: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -183,16 +177,7 @@ impl HandleState {
             )
         };
         let key = (!is_immutable(obj)).then(|| obj.as_ptr() as usize);
-        let state = Arc::new(HandleState {
-            data,
-            content,
-            key,
-            needs_mode,
-            retval,
-            children: Mutex::new(Vec::new()),
-            through_children: Mutex::new(0),
-            child: false,
-        });
+        let state = HandleState::new(data, content, key, needs_mode, retval)?;
         track(&state);
         Ok(state)
     }
@@ -200,20 +185,28 @@ impl HandleState {
     /// A fresh value handle for a task's return value (`ret_handle`).
     pub(crate) fn for_result(py: Python<'_>, rt: &Runtime) -> PyResult<Arc<HandleState>> {
         let data = rt.register_void().py(py)?;
-        let state = Arc::new(HandleState {
-            data,
-            content: Content::Object {
-                slot: Mutex::new(Slot::Value(py.None())),
-            },
-            key: None,
-            needs_mode: false,
-            retval: true,
-            children: Mutex::new(Vec::new()),
-            through_children: Mutex::new(0),
-            child: false,
-        });
+        let content = Content::Object {
+            slot: Mutex::new(Slot::Value(py.None())),
+        };
+        let state = HandleState::new(data, content, None, false, true)?;
         track(&state);
         Ok(state)
+    }
+
+    pub(crate) fn new(
+        data: DataHandle,
+        content: Content,
+        key: Option<usize>,
+        needs_mode: bool,
+        retval: bool,
+    ) -> PyResult<Arc<HandleState>> {
+        Ok(Arc::new(HandleState {
+            data,
+            content,
+            key,
+            needs_mode,
+            retval,
+        }))
     }
 
     pub(crate) fn is_buffer(&self) -> bool {
@@ -243,7 +236,10 @@ impl HandleState {
     /// Stores a task's result (value or exception) in a value handle.
     pub(crate) fn store(&self, value: Slot) {
         if let Content::Object { slot } = &self.content {
-            *lock(slot) = value;
+            // The old value goes after the lock: freeing it may run Python code, which may
+            // let another thread take the GIL and then wait for this lock.
+            let old = std::mem::replace(&mut *lock(slot), value);
+            drop(old);
         }
     }
 
@@ -281,62 +277,14 @@ impl HandleState {
         self.check_mode(py, mode)?;
         let rt = runtime::runtime(py)?;
         let data = &self.data;
-        if data.is_partitioned() {
-            return self.acquire_through_children(py, &rt, mode);
-        }
         py.detach(|| rt.acquire(data, AcquireNode::Node(MAIN_RAM), mode))
             .py(py)?;
-        self.object(py)
-    }
-
-    /// StarPU's Python module partitions with partition plans, which leave the parent
-    /// usable: acquiring it waits for the children's tasks. The core's partitioning is
-    /// synchronous (the parent is unusable while partitioned), so the face acquires every
-    /// child instead: the children are views of the parent's memory, which is then up to
-    /// date, and tasks on the children wait for the release.
-    // CORE-NEEDED: asynchronous partition plans (starpu_data_partition_plan / _submit /
-    // unpartition_submit) with a parent that stays usable.
-    fn acquire_through_children(
-        &self,
-        py: Python<'_>,
-        rt: &Arc<Runtime>,
-        mode: AccessMode,
-    ) -> PyResult<Py<PyAny>> {
-        let kids: Vec<Arc<HandleState>> = lock(&self.children)
-            .iter()
-            .map(|k| k.get().state.clone())
-            .collect();
-        for (i, k) in kids.iter().enumerate() {
-            let r = py.detach(|| rt.acquire(&k.data, AcquireNode::Node(MAIN_RAM), mode));
-            if let Err(e) = r {
-                for done in &kids[..i] {
-                    let _ = rt.release(&done.data);
-                }
-                return Err(errors::to_py(py, &e));
-            }
-        }
-        *lock(&self.through_children) += 1;
         self.object(py)
     }
 
     fn release(&self, py: Python<'_>) -> PyResult<()> {
         let rt = runtime::runtime(py)?;
         let data = &self.data;
-        {
-            let mut through = lock(&self.through_children);
-            if *through > 0 && data.is_partitioned() {
-                *through -= 1;
-                drop(through);
-                let kids: Vec<Arc<HandleState>> = lock(&self.children)
-                    .iter()
-                    .map(|k| k.get().state.clone())
-                    .collect();
-                for k in &kids {
-                    py.detach(|| rt.release(&k.data)).py(py)?;
-                }
-                return Ok(());
-            }
-        }
         py.detach(|| rt.release(data)).py(py)
     }
 
@@ -397,7 +345,7 @@ pub(crate) fn unregister_all(py: Python<'_>, rt: &Arc<Runtime>) {
         for h in live.iter().filter(|h| h.data.is_partitioned()) {
             let _ = rt.unpartition(&h.data, MAIN_RAM);
         }
-        for h in live.iter().filter(|h| !h.child && h.data.is_registered()) {
+        for h in live.iter().filter(|h| h.data.is_registered()) {
             while h.data.is_acquired() {
                 rt.warn(&format!(
                     "shutdown: data {} is still acquired: released",
@@ -414,16 +362,11 @@ pub(crate) fn unregister_all(py: Python<'_>, rt: &Arc<Runtime>) {
     });
     let registry = lock(&REGISTRY).take();
     drop(registry);
-    for h in &live {
-        lock(&h.children).clear();
-    }
     drop(live);
 }
 
-/// A mode given as a string, or an error naming the valid ones.
-fn acquisition_mode(mode: &str) -> PyResult<AccessMode> {
-    modes::parse_plain(mode)
-}
+/// The children of a partition plan, as the plan switches take them.
+type Kids = Vec<Py<Handle>>;
 
 /// `starpu.Handle(obj, retval=False)`: registers `obj` with the runtime.
 ///
@@ -437,7 +380,7 @@ pub(crate) struct Handle {
 }
 
 impl Handle {
-    fn wrap(state: Arc<HandleState>) -> Handle {
+    pub(crate) fn wrap(state: Arc<HandleState>) -> Handle {
         Handle { state }
     }
 }
@@ -481,7 +424,7 @@ impl Handle {
     /// returns the object; tasks using it wait until `release()`.
     #[pyo3(signature = (mode="R"))]
     fn acquire(&self, py: Python<'_>, mode: &str) -> PyResult<Py<PyAny>> {
-        let mode = acquisition_mode(mode)?;
+        let mode = modes::parse(py, mode)?;
         self.state.acquire(py, mode)
     }
 
@@ -523,130 +466,124 @@ impl Handle {
 
     /// Splits a numpy array into `nchildren` sub-arrays along axis `dim` (0: rows of a
     /// matrix, 1: its columns, ...), of the sizes in `chunks_list` (which must add up to
-    /// the axis' length) or as equal as possible. Returns the children's handles; tasks use
-    /// them instead of this handle until `unpartition`. No data is copied: each child is a
-    /// view of the array.
-    #[pyo3(signature = (nchildren, dim=0, chunks_list=None))]
+    /// the axis' length) or as equal as possible, as a partition plan (StarPU's Python
+    /// `partition`): returns the children's handles, usable at once; tasks on the children
+    /// and on this handle are ordered, the runtime gathering and cutting as they need. No
+    /// data is copied: each child is a view of the array. `unpartition` forgets the plan.
+    /// With `synchronous=True` it is C's `starpu_data_partition` instead: it waits for the
+    /// tasks using the array, which may not be used itself until `unpartition()`.
+    #[pyo3(signature = (nchildren, dim=0, chunks_list=None, *, synchronous=false))]
     fn partition(
         &self,
         py: Python<'_>,
         nchildren: usize,
         dim: usize,
         chunks_list: Option<Vec<i64>>,
+        synchronous: bool,
     ) -> PyResult<Vec<Py<Handle>>> {
-        let Content::Buffer { obj, layout } = &self.state.content else {
-            return Err(errors::invalid(py, "only numpy arrays can be partitioned"));
-        };
-        let obj = obj.bind(py);
-        if !is_ndarray(obj) {
-            return Err(errors::invalid(py, "only numpy arrays can be partitioned"));
-        }
-        if !layout.described {
-            return Err(errors::invalid(
-                py,
-                "this array's strides have no StarPU description: partition \
-                 numpy.ascontiguousarray(array) instead",
-            ));
-        }
-        let nd = layout.axes.len();
-        if dim >= nd {
-            return Err(PyValueError::new_err(format!(
-                "dim {dim} does not exist: the array has {nd} dimension(s)"
-            )));
-        }
-        if nchildren == 0 {
-            return Err(PyValueError::new_err("nchildren must be at least 1"));
-        }
-        let d = layout.dim_of_axis(dim).expect("every axis has a dimension");
-        let total = layout.dims[d].0;
-        let lens: Vec<u32> = match chunks_list.filter(|c| !c.is_empty()) {
-            None => layout::even_parts(total, nchildren),
-            Some(c) => {
-                let ok = c.len() == nchildren
-                    && c.iter().all(|&x| x >= 0)
-                    && c.iter().sum::<i64>() == total as i64;
-                if !ok {
-                    return Err(PyValueError::new_err(format!(
-                        "chunks_list must hold {nchildren} non-negative sizes adding up to \
-                         {total} (the length of axis {dim}), not {c:?}"
-                    )));
-                }
-                c.iter().map(|&x| x as u32).collect()
-            }
-        };
-        let filter = layout
-            .filter(d, lens.clone())
-            .ok_or_else(|| errors::invalid(py, "a 0-dimensional array cannot be partitioned"))?;
-        let rt = runtime::runtime(py)?;
-        let parent = &self.state.data;
-        let kids = py.detach(|| rt.partition(parent, &filter)).py(py)?;
-        let mut out = Vec::with_capacity(kids.len());
-        let mut first = 0u32;
-        for (kid, &len) in kids.into_iter().zip(&lens) {
-            let mut index: Vec<Bound<'_, PyAny>> = Vec::with_capacity(nd);
-            for axis in 0..nd {
-                index.push(if axis == dim {
-                    PySlice::new(py, first as isize, (first + len) as isize, 1).into_any()
-                } else {
-                    PySlice::full(py).into_any()
-                });
-            }
-            let view = obj.get_item(PyTuple::new(py, index)?)?;
-            let state = Arc::new(HandleState {
-                data: kid,
-                content: Content::Buffer {
-                    obj: view.unbind(),
-                    layout: layout.part(d, first, len),
-                },
-                key: None,
-                needs_mode: self.state.needs_mode,
-                retval: false,
-                children: Mutex::new(Vec::new()),
-                through_children: Mutex::new(0),
-                child: true,
-            });
-            out.push(Py::new(py, Handle::wrap(state))?);
-            first += len;
-        }
-        *lock(&self.state.children) = out.iter().map(|h| h.clone_ref(py)).collect();
-        Ok(out)
+        let how = if synchronous { Cut::Sync } else { Cut::Plan };
+        self.state.cut(py, nchildren, dim, chunks_list, how)
     }
 
     /// The number of elements of each handle of `handle_list` (children of a partition).
     fn get_partition_size(&self, handle_list: Vec<Py<Handle>>) -> Vec<usize> {
         handle_list
             .iter()
-            .map(|h| h.get().state.layout().map_or(1, Layout::len))
+            .map(|h| {
+                let s = &h.get().state;
+                s.data.size() / s.layout().map_or(1, |l| l.itemsize.max(1))
+            })
             .collect()
     }
 
-    /// Gathers the children back (waiting for their tasks) and forgets them.
+    /// Ends a partitioning: a synchronous one is gathered back (waiting for its tasks);
+    /// a plan (the children `handle_list`) is forgotten, its children unregistered once
+    /// their tasks are done. `nchildren`, StarPU's argument, must match `handle_list`.
+    #[pyo3(signature = (handle_list=None, nchildren=None))]
     fn unpartition(
         &self,
         py: Python<'_>,
-        handle_list: Vec<Py<Handle>>,
-        nchildren: usize,
+        handle_list: Option<Vec<Py<Handle>>>,
+        nchildren: Option<usize>,
     ) -> PyResult<()> {
-        let known = lock(&self.state.children).len();
-        if !self.state.data.is_partitioned() {
-            return Err(errors::invalid(
-                py,
-                "unpartition: the data is not partitioned",
-            ));
+        if let (Some(l), Some(n)) = (&handle_list, nchildren) {
+            if l.len() != n {
+                return Err(errors::invalid(
+                    py,
+                    format!("unpartition: {} handles given for nchildren={n}", l.len()),
+                ));
+            }
         }
-        if nchildren != known || handle_list.len() != known {
-            return Err(PyValueError::new_err(format!(
-                "unpartition: the data has {known} children ({} handles and nchildren={nchildren} \
-                 given)",
-                handle_list.len()
-            )));
-        }
-        let rt = runtime::runtime(py)?;
-        let parent = &self.state.data;
-        py.detach(|| rt.unpartition(parent, MAIN_RAM)).py(py)?;
-        let children = std::mem::take(&mut *lock(&self.state.children));
-        drop(children);
-        Ok(())
+        self.state.uncut(py, handle_list.as_deref())
+    }
+
+    /// `starpu_data_partition_clean`: forgets the plan whose children are `c`.
+    fn partition_clean(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state
+            .switch(py, &c, |rt, p, c| rt.partition_clean(p, c, None))
+    }
+
+    /// `starpu_data_partition_submit`: switches to the plan of `c`, read-write.
+    fn partition_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state.switch(py, &c, Runtime::partition_submit)
+    }
+
+    /// `starpu_data_partition_readonly_submit`: makes the plan of `c` readable too.
+    fn partition_readonly_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state
+            .switch(py, &c, Runtime::partition_readonly_submit)
+    }
+
+    /// `starpu_data_partition_readwrite_upgrade_submit`: the read-only plan of `c` becomes
+    /// the read-write view.
+    fn partition_readwrite_upgrade_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state
+            .switch(py, &c, Runtime::partition_readwrite_upgrade_submit)
+    }
+
+    /// `starpu_data_partition_readonly_downgrade_submit`: the read-write plan of `c`
+    /// becomes read-only (the whole data readable again).
+    fn partition_readonly_downgrade_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state
+            .switch(py, &c, Runtime::partition_readonly_downgrade_submit)
+    }
+
+    /// `starpu_data_unpartition_submit`: gathers the plan of `c` back.
+    fn unpartition_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state.switch(py, &c, Runtime::unpartition_submit)
+    }
+
+    /// `starpu_data_unpartition_readonly_submit`: gathers the plan of `c` back, leaving it
+    /// readable.
+    fn unpartition_readonly_submit(&self, py: Python<'_>, c: Kids) -> PyResult<()> {
+        self.state
+            .switch(py, &c, Runtime::unpartition_readonly_submit)
+    }
+
+    /// Sets how REDUX contributions to this numpy array are made and combined
+    /// (`starpu_data_set_reduction_methods`): `init(a)` sets a contribution `a` to the
+    /// neutral element, `redux(a, b)` folds `b` into `a`. Each is a Python function (given
+    /// numpy arrays like this one, over the runtime's buffers), a `starpu.Codelet` or a
+    /// native kernel.
+    fn set_reduction_methods(
+        &self,
+        py: Python<'_>,
+        redux: &Bound<'_, PyAny>,
+        init: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.state.set_reduction_methods(py, redux, init)
+    }
+
+    /// How many partition plans are made on this data (`starpu_data_partition_get_nplans`).
+    #[getter]
+    fn nplans(&self) -> usize {
+        self.state.data.nplans()
+    }
+
+    /// Whether the data is partitioned synchronously (`partition(..., synchronous=True)`).
+    #[getter]
+    fn partitioned(&self) -> bool {
+        self.state.data.is_partitioned()
     }
 
     /// `id()` of the registered object (StarPU's `get_obj_id`).
@@ -699,7 +636,7 @@ impl Handle {
 #[pyfunction]
 #[pyo3(signature = (obj, mode="R"))]
 pub(crate) fn acquire(py: Python<'_>, obj: &Bound<'_, PyAny>, mode: &str) -> PyResult<Py<PyAny>> {
-    let mode = acquisition_mode(mode)?;
+    let mode = modes::parse(py, mode)?;
     of_object(py, obj, true)?.acquire(py, mode)
 }
 

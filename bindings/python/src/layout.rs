@@ -12,12 +12,11 @@
 
 use pyo3::ffi;
 use pyo3::prelude::*;
-use starpu_core::data::filters::chunk;
 use starpu_core::data::interfaces::{
-    BlockInterface, Interface, MatrixInterface, NdimInterface, TensorInterface, VariableInterface,
+    BlockInterface, MatrixInterface, NdimInterface, TensorInterface, VariableInterface,
     VectorInterface,
 };
-use starpu_core::data::{DataHandle, ElemKind, Filter};
+use starpu_core::data::{DataHandle, ElemKind};
 use starpu_core::Runtime;
 
 /// A buffer's memory as StarPU sees it.
@@ -161,11 +160,6 @@ fn from_parts(
 }
 
 impl Layout {
-    /// Number of elements.
-    pub(crate) fn len(&self) -> usize {
-        self.dims.iter().map(|d| d.0 as usize).product()
-    }
-
     /// Registers this memory with the runtime, `owner` keeping it alive.
     pub(crate) fn register(
         &self,
@@ -214,135 +208,6 @@ impl Layout {
     pub(crate) fn dim_of_axis(&self, axis: usize) -> Option<usize> {
         self.axes.iter().position(|&a| a == axis)
     }
-
-    /// The layout of the part `[first, first + len)` along StarPU dimension `d`.
-    pub(crate) fn part(&self, d: usize, first: u32, len: u32) -> Layout {
-        let mut l = self.clone();
-        let step = if d == 0 { 1 } else { self.dims[d].1 as usize };
-        l.ptr = shift(self.ptr, first as usize * step * self.itemsize);
-        l.dims[d].0 = len;
-        l
-    }
-
-    /// The filter cutting this layout's data into `lens` parts along dimension `d`.
-    pub(crate) fn filter(&self, d: usize, lens: Vec<u32>) -> Option<Filter> {
-        if !self.described {
-            return None;
-        }
-        Some(match self.dims.len() {
-            1 => typed::<VectorInterface>(d, lens),
-            2 => typed::<MatrixInterface>(d, lens),
-            3 => typed::<BlockInterface>(d, lens),
-            4 => typed::<TensorInterface>(d, lens),
-            n if n > 4 => typed::<NdimInterface>(d, lens),
-            _ => return None,
-        })
-    }
-}
-
-/// `n` parts of `total` elements as StarPU's block filters make them (the first
-/// `total % n` parts one element longer).
-pub(crate) fn even_parts(total: u32, n: usize) -> Vec<u32> {
-    (0..n).map(|i| chunk(total, n, i).0).collect()
-}
-
-fn shift(ptr: usize, bytes: usize) -> usize {
-    if ptr == 0 {
-        0
-    } else {
-        ptr + bytes
-    }
-}
-
-/// An interface that can be cut along one of its dimensions.
-trait Cut: Interface {
-    /// Makes `child` the part `[first, first + len)` of `self` along dimension `d`.
-    fn cut(&self, child: &mut Self, d: usize, first: u32, len: u32);
-}
-
-fn typed<I: Cut>(d: usize, lens: Vec<u32>) -> Filter {
-    let n = lens.len();
-    Filter::typed::<I, I>(n, move |parent, child, id, _| {
-        let first: u32 = lens[..id].iter().sum();
-        parent.cut(child, d, first, lens[id]);
-    })
-}
-
-impl Cut for VectorInterface {
-    fn cut(&self, child: &mut Self, _d: usize, first: u32, len: u32) {
-        let bytes = first as usize * self.elemsize;
-        *child = VectorInterface {
-            ptr: shift(self.ptr, bytes),
-            offset: self.offset + bytes,
-            nx: len,
-            slice_base: self.slice_base + first,
-            allocsize: len as usize * self.elemsize,
-            ..*self
-        };
-    }
-}
-
-impl Cut for MatrixInterface {
-    fn cut(&self, child: &mut Self, d: usize, first: u32, len: u32) {
-        let step = if d == 0 { 1 } else { self.ld as usize };
-        let bytes = first as usize * step * self.elemsize;
-        let (nx, ny) = if d == 0 {
-            (len, self.ny)
-        } else {
-            (self.nx, len)
-        };
-        *child = MatrixInterface {
-            ptr: shift(self.ptr, bytes),
-            offset: self.offset + bytes,
-            nx,
-            ny,
-            allocsize: nx as usize * ny as usize * self.elemsize,
-            ..*self
-        };
-    }
-}
-
-impl Cut for BlockInterface {
-    fn cut(&self, child: &mut Self, d: usize, first: u32, len: u32) {
-        let step = [1, self.ldy as usize, self.ldz as usize][d];
-        let bytes = first as usize * step * self.elemsize;
-        *child = BlockInterface {
-            ptr: shift(self.ptr, bytes),
-            offset: self.offset + bytes,
-            ..*self
-        };
-        *[&mut child.nx, &mut child.ny, &mut child.nz][d] = len;
-    }
-}
-
-impl Cut for TensorInterface {
-    fn cut(&self, child: &mut Self, d: usize, first: u32, len: u32) {
-        let step = [1, self.ldy as usize, self.ldz as usize, self.ldt as usize][d];
-        let bytes = first as usize * step * self.elemsize;
-        *child = TensorInterface {
-            ptr: shift(self.ptr, bytes),
-            offset: self.offset + bytes,
-            ..*self
-        };
-        *[&mut child.nx, &mut child.ny, &mut child.nz, &mut child.nt][d] = len;
-    }
-}
-
-impl Cut for NdimInterface {
-    fn cut(&self, child: &mut Self, d: usize, first: u32, len: u32) {
-        let step = self.strides()[d] as usize;
-        let bytes = first as usize * step * self.elemsize;
-        *child = NdimInterface {
-            ptr: shift(self.ptr, bytes),
-            offset: self.offset + bytes,
-            ..*self
-        };
-        // The copy shares the parent's dimension arrays: give it its own before changing.
-        child.own_arrays();
-        // SAFETY: own_arrays gave the child `ndim` entries of its own; d < ndim.
-        unsafe { *child.nn.add(d) = len };
-        child.allocsize = child.data_size();
-    }
 }
 
 #[cfg(test)]
@@ -373,15 +238,5 @@ mod tests {
         assert_eq!(b.dims, vec![(3, 1), (20, 10)]);
         // Negative strides are not described.
         assert!(!from_parts(0x10, 8, false, "l", &[4], &[-8]).described);
-    }
-
-    #[test]
-    fn parts_move_the_pointer() {
-        let c = from_parts(1000, 8, false, "l", &[20, 10], &[80, 8]);
-        let p = c.part(0, 3, 2); // columns 3..5
-        assert_eq!((p.ptr, p.dims[0].0), (1024, 2));
-        let q = c.part(1, 5, 5); // rows 5..10
-        assert_eq!((q.ptr, q.dims[1].0), (1000 + 5 * 80, 5));
-        assert_eq!(even_parts(10, 3), vec![4, 3, 3]);
     }
 }

@@ -5,34 +5,47 @@
 //! It binds the core's Rust API (`starpu_core`): this crate converts Python objects, maps
 //! errors to exceptions and manages the GIL; the runtime's rules live in the core.
 //!
-//! Modules: `runtime` (init, shutdown, waits, tags), `task` (submission, codelets, the
-//! Python kernel), `future` (`starpu.Future`), `handle` (data handles of Python objects),
-//! `layout` (buffer memory as StarPU interfaces, partition filters), `native` (C kernels),
-//! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors`.
+//! Modules: `runtime` (init, shutdown, waits, tags, worker queries), `task` (submission,
+//! codelets, the Python kernel), `future` (`starpu.Future`), `handle` (data handles of
+//! Python objects), `layout` (buffer memory as StarPU interfaces), `partition` (numpy
+//! arrays cut through the core's filters and plans), `views` (numpy views of the runtime's
+//! SCRATCH and REDUX buffers), `redux` (reduction methods), `sched_ctx`
+//! (`starpu.SchedCtx`), `transaction` (`starpu.Transaction`), `native` (C kernels),
+//! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors` (the
+//! core's error kinds as exception classes), `event_loop` (asyncio completions in batches).
 
+mod codelet;
 mod errors;
+mod event_loop;
 mod future;
 mod gil;
 mod handle;
 mod layout;
 mod modes;
 mod native;
+mod options;
+mod partition;
 mod perf;
+mod redux;
 mod runtime;
+mod sched_ctx;
 mod task;
+mod transaction;
+mod views;
 
 use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("error", py.get_type::<errors::error>())?;
+    errors::add_to(m)?;
     m.add_class::<future::Future>()?;
     m.add_class::<handle::Handle>()?;
     m.add_class::<task::Submitter>()?;
-    m.add_class::<task::Codelet>()?;
+    m.add_class::<codelet::Codelet>()?;
     m.add_class::<task::Task>()?;
     m.add_class::<native::NativeKernel>()?;
+    m.add_class::<sched_ctx::SchedCtx>()?;
+    m.add_class::<transaction::Transaction>()?;
     m.add_function(wrap_pyfunction!(runtime::init, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::_shutdown_at_exit, m)?)?;
@@ -46,6 +59,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runtime::worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::cpu_worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::worker_get_count_by_type, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::worker_get_id, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::combined_worker_get_size, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::combined_worker_get_rank, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::tag_declare_deps, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::tag_notify_from_apps, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::tag_wait, m)?)?;
@@ -59,5 +75,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(native::native_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(perf::_perfmodel_samples, m)?)?;
     m.add_function(wrap_pyfunction!(perf::_perfmodel_history, m)?)?;
+    m.add_function(wrap_pyfunction!(event_loop::_loop_wakeups, m)?)?;
     Ok(())
 }

@@ -1,40 +1,27 @@
-//! Access modes as Python writes them: `"R"`, `"W"`, `"RW"`, with `"|COMMUTE"` optionally.
+//! Access modes as Python writes them: StarPU's names joined by `|` (`"R"`, `"RW"`,
+//! `"RW|COMMUTE"`, `"REDUX"`, `"SCRATCH"`), looked up in the core's table of names and
+//! checked by the core.
 
-use pyo3::exceptions::PyValueError;
+use crate::errors;
 use pyo3::prelude::*;
 use starpu_core::AccessMode;
 
-/// Parses a mode string; a `ValueError` names what is accepted.
-pub(crate) fn parse(mode: &str) -> PyResult<AccessMode> {
-    let (base, commute) = match mode.split_once('|') {
-        Some((b, "COMMUTE")) => (b, true),
-        Some(_) => return Err(bad(mode)),
-        None => (mode, false),
-    };
-    let m = match base {
-        "R" => AccessMode::R,
-        "W" => AccessMode::W,
-        "RW" => AccessMode::RW,
-        _ => return Err(bad(mode)),
-    };
-    Ok(if commute { m | AccessMode::COMMUTE } else { m })
-}
-
-/// Parses the mode of an acquisition (no flags).
-pub(crate) fn parse_plain(mode: &str) -> PyResult<AccessMode> {
-    match mode {
-        "R" => Ok(AccessMode::R),
-        "W" => Ok(AccessMode::W),
-        "RW" => Ok(AccessMode::RW),
-        _ => Err(PyValueError::new_err(format!(
-            "invalid access mode {mode:?}: expected 'R', 'W' or 'RW'"
-        ))),
+/// Parses a mode string; an `InvalidArgumentError` (a `ValueError`) names what is wrong.
+pub(crate) fn parse(py: Python<'_>, mode: &str) -> PyResult<AccessMode> {
+    let mut bits = 0;
+    for part in mode.split('|') {
+        let Some((_, m)) = AccessMode::NAMED.iter().find(|(name, _)| *name == part) else {
+            let names: Vec<&str> = AccessMode::NAMED.iter().map(|(n, _)| *n).collect();
+            return Err(errors::invalid(
+                py,
+                format!(
+                    "invalid access mode {mode:?}: {part:?} is not one of {}",
+                    names.join(", ")
+                ),
+            ));
+        };
+        bits |= m.bits();
     }
-}
-
-fn bad(mode: &str) -> PyErr {
-    PyValueError::new_err(format!(
-        "invalid access mode {mode:?}: expected 'R', 'W' or 'RW', optionally followed by \
-         '|COMMUTE'"
-    ))
+    AccessMode::from_bits(bits)
+        .map_err(|e| errors::invalid(py, format!("invalid access mode {mode:?}: {}", e.message)))
 }

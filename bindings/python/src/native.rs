@@ -54,6 +54,7 @@ impl NativeKernel {
 #[pyfunction]
 #[pyo3(signature = (path, symbol, modes=None))]
 pub(crate) fn native_kernel(
+    py: Python<'_>,
     path: PathBuf,
     symbol: &str,
     modes: Option<Vec<String>>,
@@ -80,7 +81,7 @@ pub(crate) fn native_kernel(
     cl = match modes {
         Some(m) => cl.modes(
             m.iter()
-                .map(|s| modes::parse(s))
+                .map(|s| modes::parse(py, s))
                 .collect::<PyResult<Vec<_>>>()?,
         ),
         None => cl.variable_buffers(),

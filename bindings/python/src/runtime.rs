@@ -9,13 +9,9 @@ use crate::handle;
 use pyo3::prelude::*;
 use starpu_core::worker::WorkerKind;
 use starpu_core::{Config, Runtime};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// `init` calls not matched by `shutdown` yet (the core nests them the same way).
-static INITS: AtomicUsize = AtomicUsize::new(0);
-
-/// Runs `f` with the running runtime, or raises `starpu.error` (ENODEV) when there is none.
+/// Runs `f` with the running runtime, or raises `NotInitializedError` when there is none.
 pub(crate) fn with_runtime<R>(
     py: Python<'_>,
     f: impl FnOnce(&Arc<Runtime>) -> PyResult<R>,
@@ -26,7 +22,7 @@ pub(crate) fn with_runtime<R>(
     }
 }
 
-/// The running runtime (a new reference), or `starpu.error` (ENODEV).
+/// The running runtime (a new reference), or `NotInitializedError`.
 pub(crate) fn runtime(py: Python<'_>) -> PyResult<Arc<Runtime>> {
     starpu_core::runtime::global().map_err(|_| errors::not_running(py))
 }
@@ -64,7 +60,6 @@ pub(crate) fn init(
     }
     config.apply_env().py(py)?;
     py.detach(|| starpu_core::init(config)).py(py)?;
-    INITS.fetch_add(1, Ordering::SeqCst);
     Ok(())
 }
 
@@ -73,24 +68,13 @@ pub(crate) fn init(
 /// workers.
 #[pyfunction]
 pub(crate) fn shutdown(py: Python<'_>) -> PyResult<()> {
-    if !starpu_core::worker::may_block() {
-        return Err(errors::deadlock(
-            py,
-            "shutdown: not allowed from a task or a callback (it would wait for itself)",
-        ));
-    }
-    let count = INITS.load(Ordering::SeqCst);
-    if count == 0 {
-        return Err(errors::not_running(py));
-    }
-    if count == 1 {
+    if starpu_core::runtime::init_count() == 1 && starpu_core::worker::may_block() {
+        // The last one: the face's data goes back to its Python objects first.
         let rt = runtime(py)?;
         let _ = py.detach(|| rt.wait_for_all());
         handle::unregister_all(py, &rt);
     }
-    py.detach(starpu_core::shutdown).py(py)?;
-    INITS.fetch_sub(1, Ordering::SeqCst);
-    Ok(())
+    py.detach(starpu_core::shutdown).py(py)
 }
 
 /// Shuts the runtime down completely, whatever the number of pending `init` calls. Called
@@ -98,7 +82,7 @@ pub(crate) fn shutdown(py: Python<'_>) -> PyResult<()> {
 /// code while the interpreter goes away.
 #[pyfunction]
 pub(crate) fn _shutdown_at_exit(py: Python<'_>) {
-    while INITS.load(Ordering::SeqCst) > 0 {
+    while starpu_core::runtime::init_count() > 0 {
         if let Err(e) = shutdown(py) {
             e.print(py);
             break;
@@ -109,22 +93,18 @@ pub(crate) fn _shutdown_at_exit(py: Python<'_>) {
 /// `starpu.is_initialized()`: whether the runtime runs.
 #[pyfunction]
 pub(crate) fn is_initialized() -> bool {
-    INITS.load(Ordering::SeqCst) > 0
+    starpu_core::runtime::is_initialized()
 }
 
 /// `starpu.task_wait_for_all()`: waits until every submitted task has ended.
 ///
-/// Failed tasks do not make it raise: their exceptions reach their futures (or handles),
-/// and the runtime reports each failure on stderr. Called from a task it raises
-/// `starpu.error` (EDEADLK).
+/// When tasks failed since the previous call, raises the first failure: the very exception
+/// its Python function raised (or `TaskFailedError`). Called from a task it raises
+/// `DeadlockError`.
 #[pyfunction]
 pub(crate) fn task_wait_for_all(py: Python<'_>) -> PyResult<()> {
     let rt = runtime(py)?;
-    match py.detach(|| rt.wait_for_all()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind == starpu_core::ErrorKind::TaskFailed => Ok(()),
-        Err(e) => Err(errors::to_py(py, &e)),
-    }
+    py.detach(|| rt.wait_for_all()).py(py)
 }
 
 /// `starpu.task_nsubmitted()`: tasks submitted and not yet ended.
@@ -230,4 +210,24 @@ pub(crate) fn tag_remove(py: Python<'_>, tag: u64) -> PyResult<()> {
         rt.tags.remove(tag);
         Ok(())
     })
+}
+
+/// `starpu.worker_get_id()`: the worker running the calling task, -1 outside tasks.
+#[pyfunction]
+pub(crate) fn worker_get_id() -> i64 {
+    starpu_core::worker::current_worker_id().map_or(-1, |w| w as i64)
+}
+
+/// `starpu.combined_worker_get_size()`: how many workers run the calling parallel task
+/// together (1 for a sequential task).
+#[pyfunction]
+pub(crate) fn combined_worker_get_size() -> u32 {
+    starpu_core::parallel::combined_size()
+}
+
+/// `starpu.combined_worker_get_rank()`: the calling worker's rank among them (0 for a
+/// sequential task).
+#[pyfunction]
+pub(crate) fn combined_worker_get_rank() -> u32 {
+    starpu_core::parallel::combined_rank()
 }

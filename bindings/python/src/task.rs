@@ -1,5 +1,5 @@
 //! Submitting Python work: `starpu.task_submit(**options)(func, *args, **kwargs)`, the
-//! `Codelet` and `Task` classes, and the kernel that runs Python functions on the workers.
+//! `Task` class, and the kernel that runs Python functions on the workers.
 //!
 //! Arguments are sorted at submission:
 //! - a `starpu.Future` makes the task wait for the task that produces it, and the function
@@ -15,13 +15,16 @@
 //! The function runs on a CPU worker, holding the GIL only while Python code runs; its
 //! return value (or exception) goes to the task's future, or to a result handle.
 
+use crate::codelet::Codelet;
+use crate::errors::PyCause;
 use crate::errors::{self, IntoPy};
-use crate::future::{FutState, Future, Outcome};
+use crate::future::{FutState, Future};
 use crate::handle::{self, Handle, HandleState, Slot};
-use crate::modes;
 use crate::native::NativeKernel;
+use crate::options::{lookup_mode, Modes, Options};
 use crate::perf;
 use crate::runtime;
+use crate::views::ArrayKind;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -30,137 +33,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use starpu_core::task::{KernelError, KernelResult, TaskHooks};
 use starpu_core::{AccessMode, KernelCall, Runtime, TaskRef};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
-
-/// Where the modes of a task's data arguments come from.
-#[derive(Default)]
-enum Modes {
-    #[default]
-    Defaults,
-    /// StarPU's form: `{id(arg): "RW", ...}`.
-    ById(Py<PyDict>),
-    /// One mode per data argument, in order (for the same object given twice with
-    /// different modes, and for codelets).
-    Positional(Vec<AccessMode>),
-}
-
-/// The options of `task_submit` (and of `Task`).
-#[derive(Default)]
-pub(crate) struct Options {
-    name: Option<Arc<str>>,
-    synchronous: bool,
-    priority: i32,
-    flops: Option<f64>,
-    perfmodel: Option<Arc<perf::Model>>,
-    sizebase: Option<usize>,
-    ret_handle: bool,
-    ret_fut: Option<bool>,
-    ret_param: bool,
-    arg_handle: Option<bool>,
-    modes: Modes,
-    tag: Option<u64>,
-    callback: Option<Py<PyAny>>,
-    detach: Option<bool>,
-}
-
-const TASK_SUBMIT_OPTIONS: &[&str] = &[
-    "name",
-    "synchronous",
-    "priority",
-    "color",
-    "flops",
-    "perfmodel",
-    "sizebase",
-    "ret_handle",
-    "ret_fut",
-    "ret_param",
-    "arg_handle",
-    "modes",
-    "tag",
-    "callback",
-];
-
-impl Options {
-    /// Parses keyword options; `what` names the call in messages; `extra` are options this
-    /// call accepts besides `task_submit`'s.
-    pub(crate) fn parse(
-        what: &str,
-        kwargs: Option<&Bound<'_, PyDict>>,
-        extra: &[&str],
-    ) -> PyResult<Options> {
-        let mut o = Options::default();
-        let Some(kwargs) = kwargs else {
-            return Ok(o);
-        };
-        for (k, v) in kwargs.iter() {
-            let key: String = k.extract()?;
-            if !TASK_SUBMIT_OPTIONS.contains(&key.as_str()) && !extra.contains(&key.as_str()) {
-                return Err(PyTypeError::new_err(format!(
-                    "{what}() got an unexpected keyword argument '{key}' (options: {})",
-                    TASK_SUBMIT_OPTIONS
-                        .iter()
-                        .chain(extra)
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-            let flag = |v: &Bound<'_, PyAny>| -> PyResult<bool> { v.is_truthy() };
-            if v.is_none() && key != "ret_fut" {
-                continue;
-            }
-            match key.as_str() {
-                "name" => o.name = Some(Arc::from(v.extract::<String>()?.as_str())),
-                "synchronous" => o.synchronous = flag(&v)?,
-                "priority" => o.priority = v.extract()?,
-                "color" => {
-                    let _: u32 = v.extract()?; // only used for StarPU's dag.dot
-                }
-                "flops" => o.flops = Some(v.extract()?),
-                "perfmodel" => o.perfmodel = Some(perf::model(&v)?),
-                "sizebase" => o.sizebase = Some(v.extract()?),
-                "ret_handle" => o.ret_handle = flag(&v)?,
-                "ret_fut" => o.ret_fut = Some(!v.is_none() && flag(&v)?),
-                "ret_param" => o.ret_param = flag(&v)?,
-                "arg_handle" => o.arg_handle = Some(flag(&v)?),
-                "modes" => o.modes = parse_modes(&v)?,
-                "tag" => o.tag = Some(v.extract()?),
-                "callback" => {
-                    if !v.is_callable() {
-                        return Err(PyTypeError::new_err("callback must be callable"));
-                    }
-                    o.callback = Some(v.unbind());
-                }
-                "detach" => o.detach = Some(flag(&v)?),
-                _ => unreachable!("checked above"),
-            }
-        }
-        Ok(o)
-    }
-}
-
-fn parse_modes(v: &Bound<'_, PyAny>) -> PyResult<Modes> {
-    if let Ok(d) = v.cast::<PyDict>() {
-        for (_, m) in d.iter() {
-            modes::parse(&m.extract::<String>()?)?;
-        }
-        return Ok(Modes::ById(d.clone().unbind()));
-    }
-    if let Ok(s) = v.extract::<String>() {
-        return Ok(Modes::Positional(vec![modes::parse(&s)?]));
-    }
-    let list: Vec<String> = v.extract().map_err(|_| {
-        PyTypeError::new_err(
-            "modes must be a dict {id(argument): mode} or a sequence of modes, one per data \
-             argument",
-        )
-    })?;
-    Ok(Modes::Positional(
-        list.iter()
-            .map(|s| modes::parse(s))
-            .collect::<PyResult<_>>()?,
-    ))
-}
+use std::time::{Duration, Instant};
 
 /// One argument of the function, as the kernel rebuilds it.
 enum Arg {
@@ -206,23 +79,36 @@ impl PyTask {
         self.perf.as_ref().map(|p| p.1)
     }
 
-    fn value(&self, py: Python<'_>, a: &Arg) -> PyResult<Py<PyAny>> {
+    fn value(&self, py: Python<'_>, call: &KernelCall, a: &Arg) -> PyResult<Py<PyAny>> {
         match a {
             Arg::Value(v) => Ok(v.clone_ref(py)),
-            Arg::Data(i) => self.buffers[*i].object(py),
+            Arg::Data(i) => {
+                // SCRATCH and REDUX work on a buffer of the worker's, not the data.
+                let mode = call.mode(*i).py(py)?;
+                if mode.is_scratch() || mode.is_redux() {
+                    let kind = ArrayKind::of(py, &self.buffers[*i])?.ok_or_else(|| {
+                        errors::invalid(py, "SCRATCH and REDUX data must be numpy arrays")
+                    })?;
+                    return kind.view(py, call, *i);
+                }
+                self.buffers[*i].object(py)
+            }
             Arg::Future(f) => f.outcome(py),
         }
     }
 
-    /// Runs the Python function (on a worker, GIL held) and delivers its result.
-    fn run(&self, py: Python<'_>) -> KernelResult {
+    /// Runs the Python function (on a worker, GIL held) and delivers its result. An
+    /// exception fails the task with that exception as the failure's cause, marked with
+    /// the task's name.
+    fn run(&self, py: Python<'_>, call: &KernelCall) -> KernelResult {
+        let task = call.task();
         let Kernel::Python(func) = &self.kernel else {
             return Ok(());
         };
         let called = (|| -> PyResult<Py<PyAny>> {
             let mut args = Vec::with_capacity(self.args.len());
             for a in &self.args {
-                args.push(self.value(py, a)?);
+                args.push(self.value(py, call, a)?);
             }
             let args = PyTuple::new(py, args)?;
             let kwargs = if self.kwargs.is_empty() {
@@ -230,7 +116,7 @@ impl PyTask {
             } else {
                 let d = PyDict::new(py);
                 for (k, a) in &self.kwargs {
-                    d.set_item(k.bind(py), self.value(py, a)?)?;
+                    d.set_item(k.bind(py), self.value(py, call, a)?)?;
                 }
                 Some(d)
             };
@@ -244,7 +130,7 @@ impl PyTask {
         match called {
             Ok(v) => {
                 match &self.out {
-                    Out::Future(f) => f.complete(Some(py), Outcome::Value(v)),
+                    Out::Future(f) => f.set_value(v),
                     Out::Slot(i) => self.buffers[*i].store(Slot::Value(v)),
                     Out::Dropped => {}
                 }
@@ -252,20 +138,43 @@ impl PyTask {
             }
             Err(e) => {
                 let _ = self.label.set(function_name(func.bind(py)));
-                let message = e.to_string();
                 match &self.out {
-                    Out::Future(f) => f.complete(Some(py), Outcome::Raised(e)),
-                    Out::Slot(i) => self.buffers[*i].store(Slot::Raised(e)),
-                    // Nobody will see the exception otherwise (StarPU prints it too).
-                    Out::Dropped => e.print(py),
+                    Out::Slot(i) => self.buffers[*i].store(Slot::Raised(e.clone_ref(py))),
+                    // Nobody may ever look at it otherwise (StarPU prints it too).
+                    Out::Dropped => e.clone_ref(py).print(py),
+                    Out::Future(_) => {}
                 }
-                Err(KernelError::new(message))
+                Err(failure(py, e, task))
             }
         }
     }
 }
 
-fn function_name(func: &Bound<'_, PyAny>) -> String {
+/// The failure a Python exception makes of `task`: the exception itself is the cause
+/// (every wait raises that very object again), marked with the task's name.
+pub(crate) fn failure(py: Python<'_>, e: PyErr, task: &starpu_core::Task) -> KernelError {
+    mark_with_task(py, &e, &task.label());
+    KernelError::with_cause(e.to_string(), Arc::new(PyCause(e)))
+}
+
+/// Tells the exception which task it failed: `exc.starpu_task` and a note (shown under its
+/// traceback). An exception met again (a failed future given to a later task) keeps the
+/// first task's.
+fn mark_with_task(py: Python<'_>, e: &PyErr, name: &str) {
+    let value = e.value(py);
+    if value.hasattr(intern!(py, "starpu_task")).unwrap_or(true) {
+        return;
+    }
+    // An exception class that refuses attributes (slots) just stays unmarked.
+    if value.setattr(intern!(py, "starpu_task"), name).is_ok() {
+        let _ = value.call_method1(
+            intern!(py, "add_note"),
+            (format!("raised by the StarPU task {name:?}"),),
+        );
+    }
+}
+
+pub(crate) fn function_name(func: &Bound<'_, PyAny>) -> String {
     func.getattr(intern!(func.py(), "__qualname__"))
         .or_else(|_| func.getattr(intern!(func.py(), "__name__")))
         .and_then(|n| n.extract::<String>())
@@ -284,28 +193,15 @@ impl TaskHooks for PyTask {
     }
 
     fn terminated(&self, task: &starpu_core::Task) {
-        // The kernel completes the future when it runs; a task that ended without running
-        // it (it failed before, or kernels are disabled, or its kernel is native) does it
-        // here.
-        let outcome = || match task.failure() {
-            Some(e) => Outcome::Failed(e),
-            None => Outcome::Nothing,
-        };
-        match &self.out {
-            Out::Future(f) => {
-                if !f.is_done() {
-                    f.complete(None, outcome());
-                }
-                f.task_ended();
-            }
-            Out::Slot(i) => {
-                if let Some(e) = task.failure() {
-                    if matches!(self.kernel, Kernel::Native) || !task.is_completed() {
-                        self.buffers[*i].store(Slot::Failed(e));
-                    }
+        // The kernel fills a result handle when it runs; a task that ended without running
+        // it (it failed before, or kernels are disabled, or its kernel is native) leaves
+        // its failure there instead. A future asks the core how its task ended.
+        if let Out::Slot(i) = &self.out {
+            if let Some(e) = task.failure() {
+                if matches!(self.kernel, Kernel::Native) || !task.is_completed() {
+                    self.buffers[*i].store(Slot::Failed(e));
                 }
             }
-            Out::Dropped => {}
         }
     }
 
@@ -319,11 +215,11 @@ impl TaskHooks for PyTask {
 }
 
 /// The CPU implementation of every Python codelet.
-fn python_kernel(call: &KernelCall) -> KernelResult {
+pub(crate) fn python_kernel(call: &KernelCall) -> KernelResult {
     let task = call
         .payload::<PyTask>()
         .ok_or("a Python codelet ran a task the Python face did not submit")?;
-    crate::gil::attach(|py| task.run(py))
+    crate::gil::attach(|py| task.run(py, call))
 }
 
 /// The codelet running plain Python functions (any number of data arguments).
@@ -600,7 +496,7 @@ fn submit_on(
     };
     let fut_state = if want_future {
         let t = task.clone().unwrap_or_else(starpu_core::Task::new);
-        let s = FutState::new(Some(t.clone()));
+        let s = FutState::new(t.clone());
         out = Out::Future(s.clone());
         Some((s, t))
     } else {
@@ -632,8 +528,17 @@ fn submit_on(
     for (h, m) in buffers.iter().zip(&buf_modes) {
         b = b.buffer(&h.data, *m);
     }
-    for d in &deps {
+    for d in deps.iter().chain(&opts.after) {
         b = b.after(d);
+    }
+    for d in &opts.end_after {
+        b = b.end_after(d);
+    }
+    if let Some(c) = opts.sched_ctx {
+        b = b.sched_ctx(c);
+    }
+    if let Some(t) = &opts.transaction {
+        b = b.transaction(&t.get().core);
     }
     if opts.priority != 0 {
         b = b.priority(opts.priority);
@@ -667,17 +572,8 @@ fn submit_on(
         return Ok(handle::new_py_handle(py, h)?.into_any());
     }
     match fut_state {
-        Some((s, _)) => Ok(Py::new(py, Future { state: s })?.into_any()),
+        Some((s, _)) => Ok(Py::new(py, Future::new(s))?.into_any()),
         None => Ok(py.None()),
-    }
-}
-
-/// The mode `d` gives `arg` (by `id(arg)`), if any.
-fn lookup_mode(d: &Bound<'_, PyDict>, arg: &Bound<'_, PyAny>) -> PyResult<Option<AccessMode>> {
-    let key = (arg.as_ptr() as usize).into_pyobject(d.py())?;
-    match d.get_item(key)? {
-        Some(m) => Ok(Some(modes::parse(&m.extract::<String>()?)?)),
-        None => Ok(None),
     }
 }
 
@@ -744,75 +640,13 @@ pub(crate) fn task_submit(options: Option<&Bound<'_, PyDict>>) -> PyResult<Submi
     })
 }
 
-/// `starpu.Codelet(func, modes=None, name=None)`: a Python function with declared data
-/// arguments, as StarPU's `struct starpu_codelet`: `modes` lists the access mode of each
-/// data argument in order (tasks must give exactly that many, in those modes); `None`
-/// lets each task choose its number of data arguments and their modes
-/// (`STARPU_VARIABLE_NBUFFERS`). Submit it like a function:
-/// `task_submit(modes=[...])(codelet, *args)`.
-#[pyclass(frozen, module = "starpu", name = "Codelet")]
-pub(crate) struct Codelet {
-    core: Arc<starpu_core::Codelet>,
-    func: Py<PyAny>,
-}
-
-#[pymethods]
-impl Codelet {
-    #[new]
-    #[pyo3(signature = (func, modes=None, *, name=None))]
-    fn new(
-        func: &Bound<'_, PyAny>,
-        modes: Option<Vec<String>>,
-        name: Option<String>,
-    ) -> PyResult<Self> {
-        if !func.is_callable() {
-            return Err(PyTypeError::new_err("Codelet needs a callable"));
-        }
-        let name = match name {
-            Some(n) => n,
-            None => function_name(func),
-        };
-        let mut cl = starpu_core::Codelet::new(name).cpu(python_kernel);
-        cl = match modes {
-            Some(m) => cl.modes(
-                m.iter()
-                    .map(|s| modes::parse(s))
-                    .collect::<PyResult<Vec<_>>>()?,
-            ),
-            None => cl.variable_buffers(),
-        };
-        Ok(Codelet {
-            core: Arc::new(cl),
-            func: func.clone().unbind(),
-        })
-    }
-
-    /// The Python function.
-    #[getter]
-    fn func(&self, py: Python<'_>) -> Py<PyAny> {
-        self.func.clone_ref(py)
-    }
-
-    /// The declared modes (`None`: each task chooses).
-    #[getter]
-    fn modes(&self) -> Option<Vec<String>> {
-        self.core
-            .nbuffers
-            .map(|_| self.core.modes.iter().map(|m| format!("{m:?}")).collect())
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<starpu.Codelet {}>", self.core.display_name())
-    }
-}
-
 /// `starpu.Task(func, *args, **options)`: a task described now and submitted later with
 /// `submit()` (StarPU's `starpu_task_create` ... `starpu_task_submit`), so that other tasks
 /// may be declared to depend on it first. Options are `task_submit`'s plus `detach`
 /// (default True; a task submitted with `detach=False` may be waited for with `wait()`).
 #[pyclass(module = "starpu", name = "Task")]
 pub(crate) struct Task {
-    task: TaskRef,
+    pub(crate) task: TaskRef,
     opts: Options,
     func: Py<PyAny>,
     args: Py<PyTuple>,
@@ -846,6 +680,36 @@ impl Task {
         Ok(())
     }
 
+    /// Makes this task's end wait for the end of each task of `tasks`
+    /// (`starpu_task_declare_end_deps`; before it is submitted).
+    #[pyo3(signature = (*tasks))]
+    fn declare_end_deps(&self, tasks: Vec<PyRef<'_, Task>>) {
+        for t in tasks {
+            self.task.add_end_dependency(&t.task);
+        }
+    }
+
+    /// The task's end waits for `n` more `end_dep_release()` calls
+    /// (`starpu_task_end_dep_add`).
+    #[pyo3(signature = (n=1))]
+    fn end_dep_add(&self, n: u32) {
+        self.task.end_dep_add(n);
+    }
+
+    /// Releases one end dependency (`starpu_task_end_dep_release`).
+    fn end_dep_release(&self, py: Python<'_>) -> PyResult<()> {
+        runtime::with_runtime(py, |rt| {
+            starpu_core::task::end_dep_release(rt, &self.task);
+            Ok(())
+        })
+    }
+
+    /// The task's number (`starpu_task_get_job_id`).
+    #[getter]
+    fn id(&self) -> u64 {
+        self.task.id()
+    }
+
     /// Submits the task; returns what `task_submit` would (its future by default).
     fn submit(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let detach = self.opts.detach.unwrap_or(true);
@@ -862,11 +726,19 @@ impl Task {
     }
 
     /// Waits for the task to end (`starpu_task_wait`): only for a task submitted with
-    /// `detach=False`; re-raises the runtime's error if it failed.
-    fn wait(&self, py: Python<'_>) -> PyResult<()> {
+    /// `detach=False`; re-raises its failure (the very exception its function raised).
+    /// `timeout` in seconds: `starpu.TimeoutError` when it runs out.
+    #[pyo3(signature = (timeout=None))]
+    fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
         let rt = runtime::runtime(py)?;
         let t = &self.task;
-        py.detach(|| rt.wait(t)).py(py)
+        match timeout {
+            None => py.detach(|| rt.wait(t)).py(py),
+            Some(s) => {
+                let deadline = Instant::now() + Duration::from_secs_f64(s.max(0.0));
+                py.detach(|| rt.wait_until(t, deadline)).py(py)
+            }
+        }
     }
 
     /// What `submit()` returned (None before).

@@ -139,28 +139,88 @@ def test_handle_numpy_needs_a_mode(rt):
     e.unregister()
 
 
+@starpu.access(a="RW")
+def double(a):
+    a *= 2
+
+
 def test_partition_along_each_axis(rt):
     for dim, chunks, sizes in ((0, [3, 2, 5], [30, 20, 50]), (1, [3, 2, 5], [30, 20, 50])):
         arr = np.arange(100).reshape(10, 10)
         h = starpu.Handle(arr)
         parts = h.partition(3, dim, chunks)
         assert h.get_partition_size(parts) == sizes
-
-        @starpu.access(a="RW")
-        def double(a):
-            a *= 2
-
+        assert h.nplans == 1 and not h.partitioned
         for p in parts:
             starpu.task_submit()(double, p)
-        got = h.acquire("R")  # waits for the children's tasks
+        got = h.acquire("R")  # gathers the parts once their tasks are done
         assert (got == np.arange(100).reshape(10, 10) * 2).all()
         h.release()
-        with pytest.raises(starpu.error, match="partitioned"):
-            starpu.task_submit()(double, h)
+        # A plan leaves the array usable: the runtime gathers and cuts as tasks need.
+        starpu.task_submit()(double, h)
+        starpu.task_submit()(double, parts[0])
         h.unpartition(parts, 3)
+        assert h.nplans == 0
         h.unregister()
-    with pytest.raises(ValueError):
+        expected = np.arange(100).reshape(10, 10) * 4
+        if dim == 0:
+            expected[:3] *= 2
+        else:
+            expected[:, :3] *= 2
+        assert (arr == expected).all()
+    with pytest.raises(starpu.InvalidArgumentError):
         starpu.Handle(np.zeros((4, 4))).partition(2, 0, [1, 1])
+    with pytest.raises(ValueError):
+        starpu.Handle(np.zeros((4, 4))).partition(2, 2)
+
+
+def test_synchronous_partition_holds_the_array(rt):
+    arr = np.arange(12).reshape(3, 4)
+    h = starpu.Handle(arr)
+    parts = h.partition(2, 1, synchronous=True)  # two column blocks
+    assert h.partitioned and h.nplans == 0
+    assert [p.obj.shape for p in parts] == [(3, 2), (3, 2)]
+    with pytest.raises(starpu.InvalidArgumentError, match="partitioned"):
+        starpu.task_submit()(double, h)
+    starpu.task_submit()(double, parts[1])
+    h.unpartition()
+    assert not h.partitioned
+    h.unregister()
+    assert arr.tolist() == [[0, 1, 4, 6], [4, 5, 12, 14], [8, 9, 20, 22]]
+
+
+def test_plan_switches_are_ordered_with_the_tasks(rt):
+    arr = np.arange(8)
+    h = starpu.Handle(arr)
+    halves = h.partition(2)
+    quarters = h.partition(4)
+    assert h.nplans == 2
+    h.partition_submit(halves)
+    starpu.task_submit()(double, halves[1])
+    h.unpartition_submit(halves)
+    h.partition_readonly_submit(quarters)
+    h.partition_readonly_submit(halves)
+    assert h.acquire("R").tolist() == [0, 1, 2, 3, 8, 10, 12, 14]  # readable meanwhile
+    h.release()
+    h.unpartition_submit(quarters)
+    h.partition_readwrite_upgrade_submit(halves)
+    starpu.task_submit()(double, halves[0])
+    h.partition_readonly_downgrade_submit(halves)
+    h.unpartition_readonly_submit(halves)
+    h.unpartition_submit(halves)
+    starpu.task_submit()(double, h)
+    h.partition_clean(halves)
+    h.unpartition(quarters, 4)
+    assert h.nplans == 0
+    h.unregister()
+    assert arr.tolist() == [0, 4, 8, 12, 16, 20, 24, 28]
+    # A switch that does not apply is refused and changes nothing.
+    g = starpu.Handle(np.zeros(4))
+    plan = g.partition(2)
+    with pytest.raises(starpu.InvalidArgumentError):
+        g.partition_readwrite_upgrade_submit(plan)
+    g.unpartition(plan)
+    g.unregister()
 
 
 def test_strided_arrays_still_work_for_python_tasks(rt):

@@ -55,12 +55,15 @@ def test_scalars_and_arrays_mixed(rt):
     assert list(A) == [2 * i for i in range(10)]
 
 
-def test_future_mode(rt):
+def test_future_mode(rt, capsys):
     async def main():
-        fut = jl.Parallel(n_jobs=3, mode="future")(jl.delayed(log10)(10**i) for i in range(6))
+        fut = jl.Parallel(n_jobs=3, mode="future", end_msg="all done")(
+            jl.delayed(log10)(10**i) for i in range(6))
         return await fut
 
-    assert asyncio.run(main()) == [float(i) for i in range(6)]
+    # As in StarPU: one result per block, each the list of its calls' results.
+    assert asyncio.run(main()) == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    assert capsys.readouterr().out.startswith("all done")
 
 
 def test_negative_n_jobs(rt):

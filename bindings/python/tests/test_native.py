@@ -87,3 +87,18 @@ def test_python_tasks_run_concurrently_when_they_release_the_gil(rt):
     barrier = threading.Barrier(2, timeout=20)
     futs = [starpu.task_submit()(barrier.wait) for _ in range(2)]
     assert sorted(f.result() for f in futs) == [0, 1]
+
+
+def test_native_reduction_methods(rt, lib):
+    acc = np.full(4, 100.0)
+    h = starpu.Handle(acc)
+    h.set_reduction_methods(starpu.native_kernel(lib, "sum_kernel"),
+                            starpu.native_kernel(lib, "zero_kernel"))
+
+    def contribute(a, k):
+        a += k
+
+    for k in range(10):
+        starpu.task_submit(modes=["REDUX"])(contribute, h, k)
+    h.unregister()
+    assert acc.tolist() == [145.0] * 4

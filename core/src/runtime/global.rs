@@ -133,3 +133,10 @@ pub fn global() -> Result<Arc<Runtime>> {
 pub fn is_initialized() -> bool {
     RUNNING.load(Ordering::Acquire)
 }
+
+/// How many `init` calls are not matched by a `shutdown` yet (0: not running). A face that
+/// must act before the last `shutdown` stops the runtime (write its data back) asks this
+/// instead of counting for itself.
+pub fn init_count() -> usize {
+    slot().count
+}

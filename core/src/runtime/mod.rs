@@ -15,7 +15,7 @@ mod watchdog;
 mod watermark;
 
 pub use ctx_wait::CloseCallback;
-pub use global::{global, init, is_initialized, shutdown, with_global};
+pub use global::{global, init, init_count, is_initialized, shutdown, with_global};
 pub use submit::ReadyList;
 
 use crate::config::{Binding, Config};

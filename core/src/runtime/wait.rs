@@ -8,6 +8,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::task::TaskRef;
 use crate::worker;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 fn check_may_block(what: &str) -> Result<()> {
@@ -107,6 +108,51 @@ impl Runtime {
                 "task {} did not end in time",
                 task.label()
             )));
+        }
+        task.failure().map_or(Ok(()), Err)
+    }
+
+    /// Waits for the end of a task the caller holds a reference to (a face's future), whether
+    /// it was detached or not, until `deadline` if one is given (a `Timeout` error then; the
+    /// task goes on running). Returns its failure if it failed. The may-block rule applies as
+    /// for every wait. Unlike `wait`, the detach rule does not: holding the `TaskRef` keeps
+    /// the task alive, which is all that rule protects.
+    pub fn wait_held(&self, task: &TaskRef, deadline: Option<Instant>) -> Result<()> {
+        self.check_may_block("waiting for a task")?;
+        if !task.is_submitted() {
+            return Err(Error::invalid(
+                "waiting for a task: the task was not submitted",
+            ));
+        }
+        if !task.is_terminated() {
+            // Detached tasks do not ring the task bell when they end: this wait brings its
+            // own signal, set by the task's end.
+            let signal = Arc::new((Mutex::new(false), Condvar::new()));
+            let end = signal.clone();
+            task.on_terminated(move |_| {
+                *end.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                end.1.notify_all();
+            });
+            let mut ended = signal.0.lock().unwrap_or_else(|e| e.into_inner());
+            while !*ended {
+                match deadline {
+                    None => ended = signal.1.wait(ended).unwrap_or_else(|e| e.into_inner()),
+                    Some(d) => {
+                        let now = Instant::now();
+                        if now >= d {
+                            return Err(Error::timeout(format!(
+                                "task {} did not end in time",
+                                task.label()
+                            )));
+                        }
+                        ended = signal
+                            .1
+                            .wait_timeout(ended, d - now)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                }
+            }
         }
         task.failure().map_or(Ok(()), Err)
     }

@@ -6,8 +6,11 @@ awaited in asyncio or waited for with ``result()``, the ``delayed``, ``access`` 
 ``set_access`` decorators, zero-copy data handles for numpy arrays and other buffer
 objects (``Handle``, ``HandleNumpy``, ``acquire``/``release``/``unregister``),
 partitioning, performance-model symbols and ``starpu.joblib``. Beyond StarPU's module:
-``Codelet`` (declared data arguments), ``Task`` (describe now, submit later, explicit
-dependencies), tags, and native kernels (C functions run without the GIL).
+``Codelet`` (declared data arguments, parallel SPMD codelets), ``Task`` (describe now,
+submit later, explicit and end dependencies), tags, partition plans and their switches,
+REDUX (Python or native reduction methods) and SCRATCH accesses, scheduling contexts
+(``SchedCtx``), transactions, one exception class per kind of error, and native kernels
+(C functions run without the GIL).
 
 Python functions run on the runtime's CPU workers and hold the GIL only while Python code
 runs, so numpy work that releases the GIL runs in parallel.
@@ -20,11 +23,16 @@ import inspect as _inspect
 from . import _core
 from ._core import (
     Codelet,
+    StarPUError,
     Future,
     Handle,
     NativeKernel,
+    SchedCtx,
     Task,
+    Transaction,
     acquire,
+    combined_worker_get_rank,
+    combined_worker_get_size,
     cpu_worker_get_count,
     error,
     init,
@@ -47,11 +55,18 @@ from ._core import (
     unregister_submit,
     worker_get_count,
     worker_get_count_by_type,
+    worker_get_id,
 )
 
-#: The exception of every runtime error (``err.errno``, ``err.code``); StarPU's name for
-#: it is ``starpupy.error``.
-StarPUError = error
+# One exception class per kind of runtime error, made by the extension from the core's
+# list (``InvalidArgumentError``, ``DeadlockError``, ...), all subclasses of StarPUError
+# (StarPU's name for it: ``error``) and of the builtin that fits (``ValueError``...).
+_error_classes = {
+    c.__name__: c
+    for c in vars(_core).values()
+    if isinstance(c, type) and issubclass(c, StarPUError) and c is not StarPUError
+}
+globals().update(_error_classes)
 
 # Worker types, as StarPU numbers them (for worker_get_count_by_type).
 STARPU_CPU_WORKER = 0
@@ -168,10 +183,14 @@ __all__ = [
     "HandleNumpy",
     "NativeKernel",
     "Perfmodel",
+    "SchedCtx",
     "StarPUError",
     "Task",
+    "Transaction",
     "access",
     "acquire",
+    "combined_worker_get_rank",
+    "combined_worker_get_size",
     "cpu_worker_get_count",
     "delayed",
     "error",
@@ -199,4 +218,5 @@ __all__ = [
     "unregister_submit",
     "worker_get_count",
     "worker_get_count_by_type",
+    "worker_get_id",
 ]

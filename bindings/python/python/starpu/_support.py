@@ -1,18 +1,16 @@
 """Helpers the extension module calls back (kept in Python where Python does it best)."""
 
-import asyncio
+import ctypes
 import inspect
 
 
-def running_loop():
-    """The running asyncio event loop (``await`` on a starpu.Future needs one)."""
-    return asyncio.get_running_loop()
+def array_at(address, nbytes, shape, strides, dtype):
+    """A numpy array over ``nbytes`` of memory at ``address`` the runtime owns (a SCRATCH
+    buffer, a REDUX contribution): valid while the task that gets it runs."""
+    import numpy
 
-
-def wake(afut):
-    """Completes the asyncio future an ``await`` waits on (in the loop's thread)."""
-    if not afut.done():
-        afut.set_result(None)
+    memory = (ctypes.c_char * max(nbytes, 1)).from_address(address)
+    return numpy.ndarray(shape, dtype=dtype, buffer=memory, strides=strides)
 
 
 def access_modes(func, args, kwargs):

@@ -9,7 +9,8 @@ Python module provides them.
   the tasks work on the array itself, which is updated in place), scalars are given to
   every block.
 The result is the list of all the calls' results, in order (``mode="normal"``), or with
-``mode="future"`` an asyncio future of the blocks' results (``await`` it).
+``mode="future"`` an asyncio future of the list of each block's result (``await`` it; as
+in StarPU, a block's result is the list of its calls' results).
 """
 
 import asyncio
@@ -135,26 +136,19 @@ class Parallel:
 
     def __call__(self, iterable):
         futures, arrays = self._futures(iterable)
-
-        def finish():
-            for handle, parts, ours in arrays or ():
-                handle.unpartition(parts, len(parts))
-                if ours:
-                    handle.unregister()
-
+        # As StarPU's module does: the arrays' partitions are forgotten at once (each part
+        # is gathered back once its task is done) and the arrays registered here
+        # unregistered.
+        for handle, parts, ours in arrays or ():
+            handle.unpartition(parts, len(parts))
+            if ours:
+                handle.unregister()
         if self.mode == "future":
-            async def gather():
-                try:
-                    return _concat([await f for f in futures])
-                finally:
-                    finish()
-                    if self.end_msg is not None:
-                        print(self.end_msg)
-            return asyncio.ensure_future(gather())
-        try:
-            return _concat([f.result() for f in futures])
-        finally:
-            finish()
+            gathered = asyncio.gather(*futures)
+            if self.end_msg is not None:
+                gathered.add_done_callback(functools.partial(print, self.end_msg))
+            return gathered
+        return _concat([f.result() for f in futures])
 
 
 def _concat(results):

@@ -54,3 +54,24 @@ void work_kernel(void *buffers[], void *cl_arg)
 		y[i] = v;
 	}
 }
+
+/* Reduction methods of a double vector: init sets it to 0, redux adds buffer 1 into
+ * buffer 0. */
+void zero_kernel(void *buffers[], void *cl_arg)
+{
+	(void)cl_arg;
+	double *x = (double *)STARPU_VECTOR_GET_PTR(buffers[0]);
+	unsigned n = STARPU_VECTOR_GET_NX(buffers[0]);
+	for (unsigned i = 0; i < n; i++)
+		x[i] = 0;
+}
+
+void sum_kernel(void *buffers[], void *cl_arg)
+{
+	(void)cl_arg;
+	double *a = (double *)STARPU_VECTOR_GET_PTR(buffers[0]);
+	const double *b = (const double *)STARPU_VECTOR_GET_PTR(buffers[1]);
+	unsigned n = STARPU_VECTOR_GET_NX(buffers[0]);
+	for (unsigned i = 0; i < n; i++)
+		a[i] += b[i];
+}

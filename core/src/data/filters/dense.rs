@@ -62,6 +62,25 @@ impl Dense {
         Ok(self.slice(axis, first, len + 2 * shadow))
     }
 
+    /// Part `id` when `axis` is cut into consecutive parts of `lengths` elements, which must
+    /// cover the axis exactly (StarPU's block filters given chunk sizes in
+    /// `filter_arg_ptr`, as starpupy's numpy partitioning does).
+    pub fn part_of_list(&self, axis: usize, id: usize, lengths: &[u32]) -> Result<Dense> {
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        if total != u64::from(self.dims[axis]) {
+            return Err(Error::invalid(format!(
+                "the part lengths add up to {total}, the data has {} elements along \
+                 dimension {axis}",
+                self.dims[axis]
+            )));
+        }
+        let len = *lengths.get(id).ok_or_else(|| {
+            Error::invalid(format!("no length for part {id} ({} given)", lengths.len()))
+        })?;
+        let first: u32 = lengths[..id].iter().sum();
+        Ok(self.slice(axis, first, len))
+    }
+
     /// Index `index` along `axis`, that axis removed (StarPU's `*_filter_pick_*`).
     pub fn pick(&self, axis: usize, index: u64) -> Result<Dense> {
         if index >= self.dims[axis] as u64 {
@@ -305,6 +324,18 @@ mod tests {
         assert!(b.pick(0, 4).is_err());
         assert!(b.split(0, 0, 5, 0).is_err());
         assert!(b.split(0, 0, 1, 3).is_err());
+    }
+
+    #[test]
+    fn parts_of_a_list_cover_the_axis() {
+        // A 6 x 4 matrix (ld 8) cut along y into 1, 3 and 0 rows.
+        let m = MatrixInterface::new(0x1000, 8, 6, 4, 8).to_dense();
+        let lens = [1, 3, 0];
+        let p = m.part_of_list(1, 1, &lens).unwrap();
+        assert_eq!((p.dims.clone(), p.ptr), (vec![6, 3], 0x1000 + 8 * 8));
+        assert_eq!(m.part_of_list(1, 2, &lens).unwrap().dims, vec![6, 0]);
+        assert!(m.part_of_list(1, 0, &[1, 2]).is_err());
+        assert!(m.part_of_list(1, 3, &lens).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! one index of an axis.
 
 pub mod block;
-mod dense;
+pub(crate) mod dense;
 pub mod matrix;
 pub mod ndim;
 pub mod sparse;

@@ -425,6 +425,58 @@ impl Filter {
         })
     }
 
+    // Any dense interface.
+
+    /// Cuts a vector, matrix, block, tensor or ndim (the interface of `parent`) along
+    /// dimension `axis` (0 is x, the contiguous one): into `nparts` nearly equal parts
+    /// (StarPU's block filters), or into parts of `lengths` elements, which must cover the
+    /// axis (those filters given chunk sizes in `filter_arg_ptr`). For faces whose arrays
+    /// have any number of dimensions (numpy), so they need not pick a filter per interface.
+    pub fn along_axis(
+        parent: &DataHandle,
+        axis: usize,
+        nparts: usize,
+        lengths: Option<Vec<u32>>,
+    ) -> Result<Filter> {
+        use super::filters::dense::AsDense;
+        fn make<I: AsDense>(axis: usize, nparts: usize, lengths: Option<Vec<u32>>) -> Filter {
+            Filter::checked::<I, I>(nparts, move |p, c, id, n| {
+                super::filters::dense::apply(p, c, |d| {
+                    if axis >= d.dims.len() {
+                        return Err(Error::invalid(format!(
+                            "dimension {axis} does not exist: the data has {}",
+                            d.dims.len()
+                        )));
+                    }
+                    match &lengths {
+                        Some(l) => d.part_of_list(axis, id, l),
+                        None => d.split(axis, id, n, 0),
+                    }
+                })
+            })
+        }
+        if lengths.as_ref().is_some_and(|l| l.len() != nparts) {
+            return Err(Error::invalid(format!(
+                "{nparts} parts need {nparts} lengths, not {}",
+                lengths.map_or(0, |l| l.len())
+            )));
+        }
+        Ok(match parent.interface_id() {
+            VectorInterface::ID => make::<VectorInterface>(axis, nparts, lengths),
+            MatrixInterface::ID => make::<MatrixInterface>(axis, nparts, lengths),
+            BlockInterface::ID => make::<BlockInterface>(axis, nparts, lengths),
+            TensorInterface::ID => make::<TensorInterface>(axis, nparts, lengths),
+            NdimInterface::ID => make::<NdimInterface>(axis, nparts, lengths),
+            _ => {
+                return Err(Error::invalid(format!(
+                    "data {} is not a vector, matrix, block, tensor or ndim array: it cannot \
+                     be cut along an axis",
+                    parent.label()
+                )))
+            }
+        })
+    }
+
     // Sparse filters.
 
     /// `starpu_csr_filter_vertical_block`: `n` bands of consecutive rows.

@@ -66,20 +66,15 @@ class ScenarioError(Exception):
 
 
 def code_of(exc):
-    """The canonical name of an exception's code: starpu.error carries StarPU's errno;
-    an unknown keyword (TypeError) and a bad value (ValueError) are StarPU's EINVAL."""
-    if isinstance(exc, starpu.error):
-        return exc.code
-    if isinstance(exc, (TypeError, ValueError)):
-        return "EINVAL"
-    raise exc
+    """The return code a C program would get: the negative errno the exception carries."""
+    return str(-exc.errno)
 
 
 def attempt(verb, subject, fn):
     """Runs one StarPU operation; prints `error VERB [SUBJECT] CODE` when it fails."""
     try:
         return fn()
-    except (starpu.error, TypeError, ValueError) as e:
+    except starpu.StarPUError as e:
         output("error %s%s %s" % (verb, " " + subject if subject else "", code_of(e)))
         return None
 
@@ -138,18 +133,18 @@ def k_try_acquire(bufs, vals, rec):
     try:
         rec.ref.acquire("R")
         rec.ref.release()
-        code = "OK"
-    except starpu.error as e:
-        code = e.code
+        code = "0"
+    except starpu.StarPUError as e:
+        code = code_of(e)
     event("report", rec.name, "acquire " + code)
 
 
 def k_try_wait_all(bufs, vals, rec):
     try:
         starpu.task_wait_for_all()
-        code = "OK"
-    except starpu.error as e:
-        code = e.code
+        code = "0"
+    except starpu.StarPUError as e:
+        code = code_of(e)
     event("report", rec.name, "wait_all " + code)
 
 
@@ -158,23 +153,48 @@ def k_gate(bufs, vals, rec):
         ev_cond.wait_for(lambda: vals[0] in gates)
 
 
+def k_worker(bufs, vals, rec):
+    event("report", rec.name, "worker %d" % starpu.worker_get_id())
+
+
+def k_spmd(bufs, vals, rec):
+    size, rank = starpu.combined_worker_get_size(), starpu.combined_worker_get_rank()
+    v = bufs[0]
+    base, rest = divmod(len(v), size)
+    first = rank * base + min(rank, rest)
+    v[first:first + base + (rank < rest)] = 10 * size + rank
+
+
 KERNELS = {
     "noop": k_noop, "set": k_set, "add": k_add, "scale": k_scale, "affine": k_affine,
     "axpy": k_axpy, "copy": k_copy, "sum": k_sum, "try_acquire": k_try_acquire,
-    "try_wait_all": k_try_wait_all, "gate": k_gate,
+    "try_wait_all": k_try_wait_all, "gate": k_gate, "worker": k_worker, "spmd": k_spmd,
 }
 
 
 def make_kernel(fn):
     def kernel(*args):
         bufs, rec, vals = split(args)
-        event("start", rec.name)
+        # A parallel task's ranks all run the kernel: rank 0 speaks for the task.
+        speaks = starpu.combined_worker_get_rank() == 0
+        if speaks:
+            event("start", rec.name)
         if rec.delay:
             time.sleep(rec.delay / 1000)
         fn(bufs, vals, rec)
-        event("end", rec.name)
+        if speaks:
+            event("end", rec.name)
 
     return kernel
+
+
+# The reduction methods of `redux_methods`: a sum.
+def redux_init(a):
+    a[...] = 0
+
+
+def redux_sum(a, b):
+    a += b
 
 
 # --------------------------------------------------------------------------------------
@@ -185,6 +205,9 @@ data = {}  # name -> Handle
 buffers = {}  # name -> the numpy array registered (for `buffer`)
 held = {}  # name -> the object an `acquire` returned
 children = {}  # parent name -> list of child handles
+plans = {}  # plan name -> (parent name, child handles)
+ctxs = {"global": starpu.SchedCtx.GLOBAL}  # name -> starpu.SchedCtx
+transactions = {}  # name -> starpu.Transaction
 tasks = {}  # name -> starpu.Task
 kept = []  # futures, so that nothing is collected early
 
@@ -293,10 +316,8 @@ FILTERS = {"vector_block": 0, "matrix_block": 1, "matrix_vertical_block": 0}
 
 def op_partition(args):
     name, filt, n = args[0], args[1], to_int(args[2])
-    if filt not in FILTERS:
-        raise ScenarioError("unknown filter %r" % filt)
     h = handle(name)
-    kids = attempt("partition", name, lambda: h.partition(n, FILTERS[filt]))
+    kids = attempt("partition", name, lambda: h.partition(n, axis_of(filt), synchronous=True))
     if kids is not None:
         children[name] = kids
         for i, k in enumerate(kids):
@@ -305,11 +326,129 @@ def op_partition(args):
 
 def op_unpartition(args):
     name = args[0]
-    kids = children.get(name, [])
-    if attempt("unpartition", name, lambda: handle(name).unpartition(kids, len(kids))) is None:
-        for i in range(len(kids)):
-            data.pop("%s.%d" % (name, i), None)
-        children.pop(name, None)
+    if attempt("unpartition", name, lambda: handle(name).unpartition() or True):
+        forget_children(name)
+
+
+def axis_of(filt):
+    if filt not in FILTERS:
+        raise ScenarioError("unknown filter %r" % filt)
+    return FILTERS[filt]
+
+
+def forget_children(name):
+    for i in range(len(children.pop(name, []))):
+        data.pop("%s.%d" % (name, i), None)
+
+
+def op_partition_plan(args):
+    name, filt, n, plan = args[0], args[1], to_int(args[2]), args[3]
+    h = handle(name)
+    kids = attempt("partition_plan", name, lambda: h.partition(n, axis_of(filt)))
+    if kids is not None:
+        plans[plan] = (name, kids)
+        for i, k in enumerate(kids):
+            data["%s.%d" % (plan, i)] = k
+
+
+def the_plan(parent, plan):
+    if plans.get(plan, (None,))[0] != parent:
+        raise ScenarioError("no plan %r of %r" % (plan, parent))
+    return plans[plan][1]
+
+
+def plan_switch(method):
+    """The operation calling Handle.METHOD(children of plan P) on `H P`. StarPU's calls
+    return void: a refused switch is only said on stderr."""
+
+    def op(args):
+        kids = the_plan(args[0], args[1])
+        try:
+            getattr(handle(args[0]), method)(kids)
+        except starpu.StarPUError as e:
+            print("%s: %s" % (method, e), file=sys.stderr)
+        if method == "partition_clean":  # the children go with the plan
+            for i in range(len(plans.pop(args[1])[1])):
+                data.pop("%s.%d" % (args[1], i), None)
+
+    return op
+
+
+def op_nplans(args):
+    output("nplans %s = %d" % (args[0], handle(args[0]).nplans))
+
+
+PLAN_SWITCHES = ["partition_submit", "partition_readonly_submit",
+                 "partition_readwrite_upgrade_submit", "partition_readonly_downgrade_submit",
+                 "unpartition_submit", "unpartition_readonly_submit", "partition_clean"]
+
+
+def op_redux_methods(args):
+    attempt("redux_methods", args[0],
+            lambda: handle(args[0]).set_reduction_methods(redux_sum, redux_init))
+
+
+# --------------------------------------------------------------------------------------
+# Scheduling contexts and transactions.
+
+
+def the_ctx(name):
+    if name not in ctxs:
+        raise ScenarioError("unknown context %r" % name)
+    return ctxs[name]
+
+
+def op_ctx(args):
+    name, workers, policy = args[0], [], "eager"
+    for a in args[1:]:
+        if a.startswith("policy="):
+            policy = a[7:]
+        else:
+            workers.append(to_int(a))
+    ctx = attempt("ctx", name, lambda: starpu.SchedCtx(workers, name, policy=policy))
+    if ctx is not None:
+        ctxs[name] = ctx
+
+
+def op_ctx_remove(args):
+    attempt("ctx_remove", args[0],
+            lambda: the_ctx(args[0]).remove_workers([to_int(a) for a in args[1:]]))
+
+
+def op_ctx_inheritor(args):
+    attempt("ctx_inheritor", args[0], lambda: the_ctx(args[0]).set_inheritor(the_ctx(args[1])))
+
+
+def op_ctx_delete(args):
+    attempt("ctx_delete", args[0], the_ctx(args[0]).delete)
+
+
+def epoch_runs(word):
+    if word not in ("yes", "no"):
+        raise ScenarioError("expected yes or no, not %r" % word)
+    return word == "yes"
+
+
+def the_trs(name):
+    if name not in transactions:
+        raise ScenarioError("unknown transaction %r" % name)
+    return transactions[name]
+
+
+def op_trs_open(args):
+    start = epoch_runs(args[1])
+    trs = attempt("trs_open", args[0], lambda: starpu.Transaction(start))
+    if trs is not None:
+        transactions[args[0]] = trs
+
+
+def op_trs_next(args):
+    start = epoch_runs(args[1])
+    attempt("trs_next", args[0], lambda: the_trs(args[0]).next_epoch(start))
+
+
+def op_trs_close(args):
+    attempt("trs_close", args[0], transactions.pop(args[0]).close)
 
 
 def op_unregister(args):
@@ -334,48 +473,54 @@ def op_codelet(args):
         raise ScenarioError("unknown kernel %r" % kernel)
     if modes == ["*"]:
         modes = None
-    codelets[name] = starpu.Codelet(make_kernel(KERNELS[kernel]), modes=modes, name=name)
+    kind = "spmd" if kernel == "spmd" else "seq"
+    codelets[name] = starpu.Codelet(make_kernel(KERNELS[kernel]), modes=modes, name=name,
+                                    type=kind)
+
+
+class TaskLine:
+    """What the options of an insert/task line give."""
+
+    def __init__(self, name):
+        self.opts, self.values, self.delay, self.ref, self.callback = {"name": name}, [], 0, None, False
+
+
+# The options of insert/task lines: name -> (lines it may appear on, how it applies).
+OPTIONS = {
+    "value": ("insert task", lambda t, v: t.values.append(to_int(v))),
+    "ref": ("insert task", lambda t, v: setattr(t, "ref", handle(v))),
+    "delay": ("insert task", lambda t, v: setattr(t, "delay", to_int(v))),
+    "prio": ("insert task", lambda t, v: t.opts.update(priority=to_int(v))),
+    "callback": ("insert task", lambda t, v: setattr(t, "callback", True)),
+    "sync": ("insert task", lambda t, v: t.opts.update(synchronous=1)),
+    "tag": ("task", lambda t, v: t.opts.update(tag=to_int(v))),
+    "nodetach": ("task", lambda t, v: t.opts.update(detach=False)),
+    "ctx": ("insert task", lambda t, v: t.opts.update(sched_ctx=the_ctx(v))),
+    "trs": ("insert task", lambda t, v: t.opts.update(transaction=the_trs(v))),
+}
 
 
 def task_parts(args, verb):
-    """(codelet, call arguments, task options, badkey) of an insert/task line."""
+    """(codelet, call arguments, task options) of an insert/task line."""
     name, cl = args[0], args[1]
     if cl not in codelets:
         raise ScenarioError("unknown codelet %r" % cl)
-    handles, modes, values, opts = [], [], [], {"name": name}
-    delay, ref, badkey, callback = 0, None, False, False
+    handles, modes, line = [], [], TaskLine(name)
     for tok in args[2:]:
         if ":" in tok and "=" not in tok:
             mode, h = tok.rsplit(":", 1)
             modes.append(mode)
             handles.append(handle(h))
-        elif tok.startswith("value="):
-            values.append(to_int(tok[6:]))
-        elif tok.startswith("ref="):
-            ref = handle(tok[4:])
-        elif tok.startswith("delay="):
-            delay = to_int(tok[6:])
-        elif tok.startswith("prio="):
-            opts["priority"] = to_int(tok[5:])
-        elif tok.startswith("tag=") and verb == "task":
-            opts["tag"] = to_int(tok[4:])
-        elif tok == "callback":
-            callback = True
-        elif tok == "sync":
-            opts["synchronous"] = 1
-        elif tok == "nodetach" and verb == "task":
-            opts["detach"] = False
-        elif tok == "badkey" and verb == "insert":
-            badkey = True
-        else:
+            continue
+        key, _, value = tok.partition("=")
+        if key not in OPTIONS or verb not in OPTIONS[key][0].split():
             raise ScenarioError("unknown task option %r" % tok)
-    if callback:
-        opts["callback"] = lambda: event("cb", name)
-    if badkey:
-        opts["no_such_option"] = 1
-    opts["modes"] = modes
-    call = handles + [Record(name, delay, ref)] + values
-    return codelets[cl], call, opts
+        OPTIONS[key][1](line, value)
+    if line.callback:
+        line.opts["callback"] = lambda: event("cb", name)
+    line.opts["modes"] = modes
+    call = handles + [Record(name, line.delay, line.ref)] + line.values
+    return codelets[cl], call, line.opts
 
 
 def op_insert(args):
@@ -453,18 +598,24 @@ OPERATIONS = {
     "insert": op_insert, "task": op_task, "deps": op_deps, "submit": op_submit,
     "wait": op_wait, "wait_all": op_wait_all, "tag_deps": op_tag_deps,
     "tag_notify": op_tag_notify, "tag_wait": op_tag_wait, "open": op_open,
-    "await": op_await, "clock": op_clock,
+    "await": op_await, "clock": op_clock, "partition_plan": op_partition_plan,
+    "nplans": op_nplans,
+    "redux_methods": op_redux_methods, "ctx": op_ctx, "ctx_remove": op_ctx_remove,
+    "ctx_inheritor": op_ctx_inheritor, "ctx_delete": op_ctx_delete, "trs_open": op_trs_open,
+    "trs_next": op_trs_next, "trs_close": op_trs_close,
 }
+OPERATIONS.update({m: plan_switch(m) for m in PLAN_SWITCHES})
 
+# Not `option badkey`: an unknown task_insert key is a C variadic mistake; a Python call
+# with an unknown keyword is a TypeError before anything reaches the runtime.
 CAPABILITIES = (
     ["op " + v for v in OPERATIONS]
     + ["kernel " + k for k in KERNELS]
-    + ["option " + o for o in ("value", "ref", "delay", "prio", "callback", "sync", "tag",
-                               "nodetach", "badkey")]
+    + ["option " + o for o in OPTIONS]
     + ["filter " + f for f in FILTERS]
     + ["kind variable", "kind vector", "kind matrix", "home none", "nbuffers variable",
        "handle null"]
-    + ["mode " + m for m in ("R", "W", "RW", "RW|COMMUTE")]
+    + ["mode " + m for m in ("R", "W", "RW", "RW|COMMUTE", "REDUX", "SCRATCH")]
 )
 
 
