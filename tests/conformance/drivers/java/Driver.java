@@ -252,16 +252,9 @@ public class Driver {
 		void run();
 	}
 
-	/** Runs a handle call that reports errors unchecked, giving its StarPUException back. */
+	/** Runs a handle call (its errors are unchecked StarPUExceptions). */
 	static void unchecked(Body b) throws StarPUException {
-		try {
-			b.run();
-		} catch (IllegalStateException e) {
-			if (e.getCause() instanceof StarPUException) {
-				throw (StarPUException) e.getCause();
-			}
-			throw new StarPUException(e.getMessage(), e, 22);
-		}
+		b.run();
 	}
 
 	/** Runs an operation; an error prints `error VERB [SUBJECT] CODE`. */
@@ -338,9 +331,8 @@ public class Driver {
 			} else {
 				throw new ScenarioError("data: unknown kind " + kind);
 			}
-		} catch (IllegalStateException e) {
-			String code = e.getCause() instanceof StarPUException ? code(((StarPUException) e.getCause()).getErrno()) : "EINVAL";
-			OUT.println("error data " + name + " " + code);
+		} catch (StarPUException e) {
+			OUT.println("error data " + name + " " + code(e.getErrno()));
 			return;
 		}
 		for (int i = 0; i < values.size(); i++) {
