@@ -203,6 +203,14 @@ public class StarPU {
 		submitTask(reduceCl, waitForAll, input, accumulator);
 	}
 
+	/**
+	 * StarPU's Java interface runs its own C tests here (of its HDFS layer); this face has no
+	 * HDFS layer, so it has none to run: always throws {@link UnsupportedException}.
+	 */
+	public static boolean runNativeTests() {
+		throw new UnsupportedException("runNativeTests: StarPU's native tests exercise its HDFS layer, which this face does not have");
+	}
+
 	/** A uniformly distributed double in [0, 1) (a per-thread generator). */
 	public static double drand48() {
 		return ThreadLocalRandom.current().nextDouble();

@@ -104,6 +104,22 @@ public class VectorHandle<T> extends DataHandle {
 	}
 
 	/**
+	 * A SCRATCH buffer of a task: a vector of the same length, all null, the task's own (the
+	 * runtime lends the memory of the byte vector that stands for the objects).
+	 */
+	@Override
+	public DataHandle lentView(java.nio.ByteBuffer bytes) {
+		return new VectorHandle<T>(0, bytes.capacity());
+	}
+
+	/** A vector of Java objects cannot take part in a reduction: its objects live in Java only. */
+	@Override
+	public void setReductionMethods(fr.labri.hpccloud.starpu.Codelet redux, fr.labri.hpccloud.starpu.Codelet init) {
+		throw new UnsupportedOperationException("data handle " + this
+				+ ": REDUX accesses need a vector, a matrix or a variable of primitive numbers");
+	}
+
+	/**
 	 * The runtime cuts the byte vector that stands for the objects; a child's place among
 	 * them is its bytes' place in its parent's.
 	 */

@@ -126,4 +126,31 @@ class ReductionsTest extends RuntimeFixture {
 		scratch.unregister();
 		output.unregister();
 	}
+
+	@Test
+	void aScratchVectorOfObjectsIsAFreshVectorOfTheTasksOwn() throws StarPUException {
+		VectorHandle<Integer> scratch = VectorHandle.register(3);
+		VectorHandle<Integer> out = VectorHandle.register(1);
+		for (int i = 0; i < 3; i++) {
+			scratch.setValueAt(i, -1);
+		}
+		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_SCRATCH, STARPU_W }, b -> {
+			@SuppressWarnings("unchecked")
+			VectorHandle<Integer> tmp = (VectorHandle<Integer>) b[0];
+			@SuppressWarnings("unchecked")
+			VectorHandle<Integer> o = (VectorHandle<Integer>) b[1];
+			assertNotSame(scratch, tmp);
+			assertEquals(3, tmp.getSize());
+			int s = 0;
+			for (int i = 0; i < 3; i++) {
+				tmp.setValueAt(i, i * i);
+				s += tmp.getValueAt(i);
+			}
+			o.setValueAt(0, s);
+		}), true, scratch, out);
+		assertEquals(5, out.getValueAt(0));
+		assertEquals(-1, scratch.getValueAt(2), "a SCRATCH task wrote the registered vector");
+		scratch.unregister();
+		out.unregister();
+	}
 }
