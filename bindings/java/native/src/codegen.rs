@@ -185,6 +185,49 @@ fn codegen_java_sources_match_the_core() {
     );
 }
 
+/// The `NAME = value` constants of `Native.java`'s `static final int` declarations.
+fn java_protocol(text: &str) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    let mut in_decl = false;
+    for line in text.lines() {
+        in_decl |= line.contains("static final int");
+        if !in_decl {
+            continue;
+        }
+        for part in line.split(',') {
+            let part = part.trim().trim_end_matches(';');
+            let name_value = part.rsplit("int ").next().unwrap_or(part);
+            if let Some((name, value)) = name_value.split_once(" = ") {
+                if let Ok(v) = value.trim().parse() {
+                    out.push((name.trim().to_string(), v));
+                }
+            }
+        }
+        in_decl &= !line.trim_end().ends_with(';');
+    }
+    out
+}
+
+#[test]
+fn codegen_native_java_and_protocol_rs_agree() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../")
+        .join(PACKAGE_DIR)
+        .join("internal/Native.java");
+    let text = std::fs::read_to_string(path).expect("Native.java is readable");
+    let mut java = java_protocol(&text);
+    java.sort();
+    let mut rust: Vec<(String, i64)> = crate::protocol::ALL
+        .iter()
+        .map(|(n, v)| (n.to_string(), *v))
+        .collect();
+    rust.sort();
+    assert_eq!(
+        java, rust,
+        "Native.java's constants differ from protocol.rs"
+    );
+}
+
 #[test]
 fn constant_names_are_java_style() {
     assert_eq!(

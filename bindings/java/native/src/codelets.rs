@@ -10,6 +10,7 @@
 
 use crate::jvm::{self, jni_raw, GlobalObj};
 use crate::lent;
+use crate::protocol;
 use starpu_core::task::{KernelError, KernelResult};
 use starpu_core::{AccessMode, Codelet, CodeletType, Error, KernelCall};
 use std::collections::HashMap;
@@ -91,7 +92,7 @@ pub(crate) struct Signature {
     pub name: String,
     /// `None`: each task gives its own buffers and modes (`STARPU_VARIABLE_NBUFFERS`).
     pub modes: Option<Vec<u32>>,
-    /// `CodeletType`'s ordinal in Java (SEQ, SPMD, FORKJOIN).
+    /// `protocol::TYPE_*`.
     pub kind: i32,
     pub max_parallelism: i32,
 }
@@ -125,9 +126,9 @@ fn make(sig: &Signature) -> Result<Codelet, Error> {
         None => cl.variable_buffers(),
     };
     let kind = match sig.kind {
-        0 => CodeletType::Seq,
-        1 => CodeletType::Spmd,
-        2 => CodeletType::ForkJoin,
+        protocol::TYPE_SEQ => CodeletType::Seq,
+        protocol::TYPE_SPMD => CodeletType::Spmd,
+        protocol::TYPE_FORKJOIN => CodeletType::ForkJoin,
         k => return Err(Error::invalid(format!("codelet {}: type {k}", sig.name))),
     };
     if kind != CodeletType::Seq {

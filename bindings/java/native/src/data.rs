@@ -4,6 +4,7 @@
 
 use crate::jvm::{self, GlobalObj};
 use crate::natives::{check, fail, handle, long_array, longs, native, runtime};
+use crate::protocol;
 use jni::objects::{JByteBuffer, JLongArray, JObject};
 use jni::sys::{jboolean, jint, jlong, jobject};
 use jni::Env;
@@ -109,11 +110,11 @@ pub(crate) unsafe fn byte_buffer(env: *mut jni::sys::JNIEnv, layout: Layout) -> 
 /// Element kinds as Java names them (`Native.KIND_*`).
 fn kind_of(code: jint) -> Result<(ElemKind, usize), Error> {
     Ok(match code {
-        0 => (ElemKind::U8, 1),
-        1 => (ElemKind::I32, 4),
-        2 => (ElemKind::I64, 8),
-        3 => (ElemKind::F32, 4),
-        4 => (ElemKind::F64, 8),
+        protocol::KIND_BYTE => (ElemKind::U8, 1),
+        protocol::KIND_INT => (ElemKind::I32, 4),
+        protocol::KIND_LONG => (ElemKind::I64, 8),
+        protocol::KIND_FLOAT => (ElemKind::F32, 4),
+        protocol::KIND_DOUBLE => (ElemKind::F64, 8),
         _ => return Err(Error::invalid(format!("unknown element kind {code}"))),
     })
 }
@@ -148,9 +149,9 @@ fn register(
         };
     }
     match shape {
-        0 => reg!(VariableInterface::new(addr, size)),
-        1 => reg!(VectorInterface::new(addr, to_u32(nx)?, size)),
-        2 => reg!(MatrixInterface::new(
+        protocol::SHAPE_VARIABLE => reg!(VariableInterface::new(addr, size)),
+        protocol::SHAPE_VECTOR => reg!(VectorInterface::new(addr, to_u32(nx)?, size)),
+        protocol::SHAPE_MATRIX => reg!(MatrixInterface::new(
             addr,
             to_u32(nx)?,
             to_u32(nx)?,
@@ -210,9 +211,10 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_unregister(env, h: jlong, 
     let rt = check(env, runtime())?;
     let h = check(env, handle(h))?;
     let r = match how {
-        0 => rt.unregister(&h, true),
-        1 => rt.unregister(&h, false),
-        _ => rt.unregister_submit(&h),
+        protocol::UNREGISTER => rt.unregister(&h, true),
+        protocol::UNREGISTER_NO_COHERENCY => rt.unregister(&h, false),
+        protocol::UNREGISTER_SUBMIT => rt.unregister_submit(&h),
+        _ => Err(Error::invalid(format!("unknown way to unregister {how}"))),
     };
     check(env, r)
 });
@@ -277,7 +279,12 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_layout(env, h: jlong) -> J
         return fail(env, &Error::invalid(format!(
             "data {}: only variables, vectors and matrices have a layout", h.label())));
     };
-    long_array(env, &[l.address as i64, l.nx as i64, l.ny as i64, l.ld as i64])
+    let mut out = [0i64; 4];
+    out[protocol::LAYOUT_ADDRESS] = l.address as i64;
+    out[protocol::LAYOUT_NX] = l.nx as i64;
+    out[protocol::LAYOUT_NY] = l.ny as i64;
+    out[protocol::LAYOUT_LD] = l.ld as i64;
+    long_array(env, &out)
 });
 
 /// The filters Java names (`Native.FILTER_*`).
@@ -287,9 +294,9 @@ fn filter(code: jint, parts: jint) -> Result<Filter, Error> {
         .filter(|&n| n > 0)
         .ok_or_else(|| Error::invalid(format!("partitioning: {parts} parts asked for")))?;
     match code {
-        0 => Ok(Filter::vector_block(n)),
-        1 => Ok(Filter::matrix_block(n)),
-        2 => Ok(Filter::matrix_vertical_block(n)),
+        protocol::FILTER_VECTOR_BLOCK => Ok(Filter::vector_block(n)),
+        protocol::FILTER_MATRIX_BLOCK => Ok(Filter::matrix_block(n)),
+        protocol::FILTER_MATRIX_VERTICAL_BLOCK => Ok(Filter::matrix_vertical_block(n)),
         _ => Err(Error::invalid(format!("unknown filter {code}"))),
     }
 }
@@ -333,13 +340,13 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_planSwitch(env,
     let addrs = longs(env, &children)?;
     let children = check(env, addrs.into_iter().map(handle).collect::<Result<Vec<_>, _>>())?;
     let r = match how {
-        0 => rt.partition_submit(&parent, &children),
-        1 => rt.partition_readonly_submit(&parent, &children),
-        2 => rt.partition_readwrite_upgrade_submit(&parent, &children),
-        3 => rt.partition_readonly_downgrade_submit(&parent, &children),
-        4 => rt.unpartition_submit(&parent, &children),
-        5 => rt.unpartition_readonly_submit(&parent, &children),
-        6 => rt.partition_clean(&parent, &children, None),
+        protocol::PLAN_PARTITION => rt.partition_submit(&parent, &children),
+        protocol::PLAN_PARTITION_READONLY => rt.partition_readonly_submit(&parent, &children),
+        protocol::PLAN_READWRITE_UPGRADE => rt.partition_readwrite_upgrade_submit(&parent, &children),
+        protocol::PLAN_READONLY_DOWNGRADE => rt.partition_readonly_downgrade_submit(&parent, &children),
+        protocol::PLAN_UNPARTITION => rt.unpartition_submit(&parent, &children),
+        protocol::PLAN_UNPARTITION_READONLY => rt.unpartition_readonly_submit(&parent, &children),
+        protocol::PLAN_CLEAN => rt.partition_clean(&parent, &children, None),
         _ => Err(Error::invalid(format!("unknown partition plan switch {how}"))),
     };
     check(env, r)

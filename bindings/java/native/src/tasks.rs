@@ -6,16 +6,12 @@
 use crate::codelets::{self, JavaTask, Signature};
 use crate::jvm::GlobalObj;
 use crate::natives::{check, fail, handle, ints, longs, native, runtime, string};
+use crate::protocol;
 use jni::objects::{JIntArray, JLongArray, JObject, JString};
 use jni::sys::{jboolean, jint, jlong};
 use starpu_core::{Error, Runtime, TaskRef};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Submission flags (`Native.SYNC`, `NODETACH`, `TAGGED`).
-const SYNC: i32 = 1;
-const NODETACH: i32 = 2;
-const TAGGED: i32 = 4;
 
 /// The task a Java `Task` object owns (`Native.taskCreate`).
 ///
@@ -120,7 +116,7 @@ fn submit(
     if !payload.callback.is_null() {
         b = b.callback(move |_| codelets::run_callback(&payload));
     }
-    if o.flags & TAGGED != 0 {
+    if o.flags & protocol::TAGGED != 0 {
         b = b.tag(o.tag);
     }
     if let Ok(ctx) = u32::try_from(o.context) {
@@ -131,8 +127,11 @@ fn submit(
         let trs = unsafe { crate::sched::transaction_at(o.transaction) }?;
         b = b.transaction(trs);
     }
-    let keep = o.flags & NODETACH != 0;
-    let t = b.synchronous(o.flags & SYNC != 0).detach(!keep).submit()?;
+    let keep = o.flags & protocol::NODETACH != 0;
+    let t = b
+        .synchronous(o.flags & protocol::SYNC != 0)
+        .detach(!keep)
+        .submit()?;
     if keep {
         rt.keep_for_wait(&t);
     }

@@ -51,7 +51,9 @@ public abstract class Codelet {
 					bits[i] = modes[i].bits();
 				}
 			}
-			id = Native.codelet(getName(), bits, getType().ordinal(), getMaxParallelism());
+			CodeletType t = getType();
+			int type = t == CodeletType.SPMD ? Native.TYPE_SPMD : t == CodeletType.FORKJOIN ? Native.TYPE_FORKJOIN : Native.TYPE_SEQ;
+			id = Native.codelet(getName(), bits, type, getMaxParallelism());
 			nativeId = id;
 		}
 		return id;

@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
  * for applications: use {@link fr.labri.hpccloud.starpu.StarPU}, tasks and data handles.
  * Errors are thrown as the {@link fr.labri.hpccloud.starpu.StarPUException} subclass of
  * their kind. The constants below are this class's protocol with the native library
- * (bindings/java/native), which names them the same way.
+ * (bindings/java/native/src/protocol.rs names them the same way; a test checks the values).
  */
 public final class Native {
 	static {
@@ -31,6 +31,8 @@ public final class Native {
 	/** Partition plan switches. */
 	public static final int PLAN_PARTITION = 0, PLAN_PARTITION_READONLY = 1, PLAN_READWRITE_UPGRADE = 2,
 			PLAN_READONLY_DOWNGRADE = 3, PLAN_UNPARTITION = 4, PLAN_UNPARTITION_READONLY = 5, PLAN_CLEAN = 6;
+	/** Codelet types ({@link fr.labri.hpccloud.starpu.CodeletType}). */
+	public static final int TYPE_SEQ = 0, TYPE_SPMD = 1, TYPE_FORKJOIN = 2;
 	/** The entries of {@link #layout}. */
 	public static final int LAYOUT_ADDRESS = 0, LAYOUT_NX = 1, LAYOUT_NY = 2, LAYOUT_LD = 3;
 
