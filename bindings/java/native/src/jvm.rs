@@ -13,6 +13,7 @@
 
 use jni::sys::{self, jclass, jint, jmethodID, jobject};
 use jni::{jni_sig, jni_str, Env};
+use starpu_core::Error;
 use std::ffi::{c_void, CStr};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -147,8 +148,11 @@ pub(crate) struct Ids {
     pub run_reduction: jmethodID,
     pub byte_buffer_class: jclass,
     pub runnable_run: jmethodID,
+    /// `BooleanSupplier.getAsBoolean()`: a transaction epoch's start function.
+    pub supplier_get: jmethodID,
     pub exception_class: jclass,
-    pub exception_ctor: jmethodID,
+    /// The static `StarPUException.of(kind, message, cause, task)`.
+    pub exception_of: jmethodID,
     pub throwable_to_string: jmethodID,
 }
 
@@ -157,6 +161,12 @@ unsafe impl Send for Ids {}
 unsafe impl Sync for Ids {}
 
 static IDS: OnceLock<Ids> = OnceLock::new();
+
+/// A new global reference to a class found by a lookup.
+fn global_class(env: &mut Env, class: &jni::objects::JClass) -> jclass {
+    // SAFETY: env is this thread's environment; the class reference is live.
+    unsafe { jni_raw!(env.get_raw(), NewGlobalRef, class.as_raw()) }
+}
 
 /// Looks the ids up (first call) and returns them.
 pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
@@ -178,11 +188,13 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
     let byte_buffer = env.find_class(jni_str!("java/nio/ByteBuffer"))?;
     let runnable = env.find_class(jni_str!("java/lang/Runnable"))?;
     let runnable_run = env.get_method_id(&runnable, jni_str!("run"), jni_sig!("()V"))?;
+    let supplier = env.find_class(jni_str!("java/util/function/BooleanSupplier"))?;
+    let supplier_get = env.get_method_id(&supplier, jni_str!("getAsBoolean"), jni_sig!("()Z"))?;
     let exception = env.find_class(jni_str!("fr/labri/hpccloud/starpu/StarPUException"))?;
-    let exception_ctor = env.get_method_id(
+    let exception_of = env.get_static_method_id(
         &exception,
-        jni_str!("<init>"),
-        jni_sig!("(Ljava/lang/String;Ljava/lang/Throwable;I)V"),
+        jni_str!("of"),
+        jni_sig!("(Ljava/lang/String;Ljava/lang/String;Ljava/lang/Throwable;Ljava/lang/String;)Lfr/labri/hpccloud/starpu/StarPUException;"),
     )?;
     let throwable = env.find_class(jni_str!("java/lang/Throwable"))?;
     let throwable_to_string = env.get_method_id(
@@ -190,24 +202,16 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
         jni_str!("toString"),
         jni_sig!("()Ljava/lang/String;"),
     )?;
-    // SAFETY: env is this thread's environment; the class reference is live.
-    let exception_class = unsafe { jni_raw!(env.get_raw(), NewGlobalRef, exception.as_raw()) };
-    // SAFETY: as above.
-    let (invocation_class, byte_buffer_class) = unsafe {
-        (
-            jni_raw!(env.get_raw(), NewGlobalRef, invocation.as_raw()),
-            jni_raw!(env.get_raw(), NewGlobalRef, byte_buffer.as_raw()),
-        )
-    };
     let ids = Ids {
         invocation_run: invocation_run.into_raw(),
         invocation_run_lent: invocation_run_lent.into_raw(),
-        invocation_class,
+        invocation_class: global_class(env, &invocation),
         run_reduction: run_reduction.into_raw(),
-        byte_buffer_class,
+        byte_buffer_class: global_class(env, &byte_buffer),
         runnable_run: runnable_run.into_raw(),
-        exception_class,
-        exception_ctor: exception_ctor.into_raw(),
+        supplier_get: supplier_get.into_raw(),
+        exception_class: global_class(env, &exception),
+        exception_of: exception_of.into_raw(),
         throwable_to_string: throwable_to_string.into_raw(),
     };
     Ok(IDS.get_or_init(|| ids))
@@ -267,8 +271,29 @@ unsafe fn describe(env: *mut sys::JNIEnv, obj: jobject) -> String {
     text
 }
 
-/// Throws `StarPUException(message, cause, errno)` on this thread (a native method's).
-pub(crate) fn throw(env: &mut Env, message: &str, cause: Option<&GlobalObj>, errno: i32) {
+/// A Java string of `text` (a local reference; null if the JVM could not make it, with an
+/// exception pending).
+///
+/// # Safety
+/// `env` is the calling thread's environment.
+unsafe fn java_string(env: *mut sys::JNIEnv, text: &str) -> jobject {
+    let text = std::ffi::CString::new(text.replace('\0', " ")).unwrap_or_default();
+    jni_raw!(env, NewStringUTF, text.as_ptr())
+}
+
+/// The message a Java exception carries for `e`: the core's, naming the failed task when
+/// the core's message does not already.
+fn message_of(e: &Error) -> String {
+    match e.task_name() {
+        Some(t) if !e.message.contains(t) => format!("{} (task {t})", e.message),
+        _ => e.message.clone(),
+    }
+}
+
+/// Throws the exception of `e`'s kind on this thread (a native method's): the
+/// `StarPUException` subclass named after the kind, with the Java exception that made the
+/// task fail as its cause when there is one.
+pub(crate) fn throw_error(env: &mut Env, e: &Error) {
     if env.exception_check() {
         return;
     }
@@ -276,39 +301,47 @@ pub(crate) fn throw(env: &mut Env, message: &str, cause: Option<&GlobalObj>, err
         return; // the lookup left its own exception pending
     };
     let raw = env.get_raw();
-    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: raw is this thread's environment, the class and constructor were looked up by
+    let cause = e
+        .cause_as::<GlobalObj>()
+        .map_or(ptr::null_mut(), |c| c.raw());
+    // SAFETY: raw is this thread's environment, the class and method were looked up by
     // `ids`, the cause is a live global reference or null; every local reference made here
     // is deleted.
     unsafe {
-        let msg = jni_raw!(raw, NewStringUTF, text.as_ptr());
-        if msg.is_null() {
-            return; // OutOfMemoryError pending
+        let kind = java_string(raw, e.kind.name());
+        let msg = java_string(raw, &message_of(e));
+        let task = e
+            .task_name()
+            .map_or(ptr::null_mut(), |t| java_string(raw, t));
+        if !jni_raw!(raw, ExceptionCheck) {
+            let args = [
+                sys::jvalue { l: kind },
+                sys::jvalue { l: msg },
+                sys::jvalue { l: cause },
+                sys::jvalue { l: task },
+            ];
+            let thrown = jni_raw!(
+                raw,
+                CallStaticObjectMethodA,
+                ids.exception_class,
+                ids.exception_of,
+                args.as_ptr()
+            );
+            if !thrown.is_null() && !jni_raw!(raw, ExceptionCheck) {
+                jni_raw!(raw, Throw, thrown);
+            }
+            jni_raw!(raw, DeleteLocalRef, thrown);
         }
-        let args = [
-            sys::jvalue { l: msg },
-            sys::jvalue {
-                l: cause.map_or(ptr::null_mut(), |c| c.raw()),
-            },
-            sys::jvalue { i: errno },
-        ];
-        let e = jni_raw!(
-            raw,
-            NewObjectA,
-            ids.exception_class,
-            ids.exception_ctor,
-            args.as_ptr()
-        );
-        jni_raw!(raw, DeleteLocalRef, msg);
-        if !e.is_null() && !jni_raw!(raw, ExceptionCheck) {
-            jni_raw!(raw, Throw, e);
-            jni_raw!(raw, DeleteLocalRef, e);
+        for r in [kind, msg, task] {
+            if !r.is_null() {
+                jni_raw!(raw, DeleteLocalRef, r);
+            }
         }
     }
 }
 
-/// The value of a `jint` access-mode code as the core's mode (`DataHandle.AccessMode`'s
-/// ordinals are translated on the Java side to StarPU's bit values).
-pub(crate) fn mode_of(bits: jint) -> starpu_core::AccessMode {
-    starpu_core::AccessMode::from_bits_retain(bits as u32)
+/// The core's mode for the bits Java gives (`DataHandle.AccessMode.bits()`; 0: the
+/// codelet's mode).
+pub(crate) fn mode_of(bits: jint) -> Result<starpu_core::AccessMode, Error> {
+    starpu_core::AccessMode::given(bits as u32)
 }

@@ -1,13 +1,12 @@
 //! Memory the runtime lends a Java codelet instead of the registered Java buffer: a
-//! worker's contribution to a reduction (STARPU_REDUX) and scratch buffers
-//! (STARPU_SCRATCH). The codelet sees it through a handle of the registered handle's
-//! class (`DataHandle.lentView`) over a direct `ByteBuffer` on that memory, valid for the
-//! call. Reduction codelets (`setReductionMethods`) run on such views only: the runtime
+//! worker's contribution to a reduction (STARPU_REDUX), scratch buffers (STARPU_SCRATCH),
+//! and the replica of data registered without a home buffer. The codelet sees it through a
+//! handle of the registered handle's class (`DataHandle.lentView`) over a direct
+//! `ByteBuffer` on that memory, valid for the call. Reduction codelets (`setReductionMethods`) run on such views only: the runtime
 //! makes their tasks, with no Java invocation behind them.
 
 use crate::jvm::{self, jni_raw, GlobalObj};
 use jni::sys::{self, jobject, jobjectArray};
-use starpu_core::data::interfaces::{Interface, VariableInterface, VectorInterface};
 use starpu_core::data::ReductionMethods;
 use starpu_core::task::{KernelError, KernelResult};
 use starpu_core::{AccessMode, Codelet, KernelCall};
@@ -15,22 +14,20 @@ use std::ffi::c_void;
 use std::ptr;
 use std::sync::Arc;
 
-/// Whether a buffer accessed in `mode` is lent memory rather than the registered buffer.
-pub(crate) fn is_lent(mode: AccessMode) -> bool {
-    mode.is_redux() || mode.is_scratch()
+/// Whether buffer `i` of `call` is lent memory rather than the registered Java buffer.
+pub(crate) fn is_lent(call: &KernelCall, i: usize) -> bool {
+    call.mode(i).is_ok_and(|m| m.is_redux() || m.is_scratch())
+        || call.handle(i).is_ok_and(|h| h.home_node().is_none())
 }
 
 /// The address and size in bytes of buffer `i` of `call`.
 fn memory_of(call: &KernelCall, i: usize) -> Result<(usize, usize), KernelError> {
-    if let Some(v) = call.interface::<VectorInterface>(i) {
-        return Ok((v.data_ptr(), v.data_size()));
-    }
-    if let Some(v) = call.interface::<VariableInterface>(i) {
-        return Ok((v.data_ptr(), v.data_size()));
-    }
-    Err(KernelError::new(format!(
-        "buffer {i}: only vectors and variables can be lent to a Java codelet"
-    )))
+    let l = crate::data::Layout::of_buffer(call, i).ok_or_else(|| {
+        KernelError::new(format!(
+            "buffer {i}: only variables, vectors and matrices can be lent to a Java codelet"
+        ))
+    })?;
+    Ok((l.address, l.span()))
 }
 
 /// A Java `ByteBuffer[nbuffers]` holding, for each buffer `i` that `pick(i)` selects, a
@@ -86,8 +83,7 @@ unsafe fn lent_buffers(
 /// The Java exception pending on this thread, cleared, as a kernel error.
 unsafe fn pending(env: *mut sys::JNIEnv) -> KernelError {
     if jni_raw!(env, ExceptionCheck) {
-        let (text, _) = jvm::take_exception(env);
-        KernelError::new(format!("lending memory to a Java codelet failed: {text}"))
+        crate::codelets::failure(env, "lending memory to a Java codelet")
     } else {
         KernelError::new("lending memory to a Java codelet failed")
     }
@@ -103,7 +99,7 @@ pub(crate) unsafe fn run_invocation(
     invocation: jobject,
     call: &KernelCall,
 ) -> KernelResult {
-    let lent = lent_buffers(env, ids, call, |i| call.mode(i).is_ok_and(is_lent))?;
+    let lent = lent_buffers(env, ids, call, |i| is_lent(call, i))?;
     let args = [sys::jvalue { l: lent }];
     jni_raw!(
         env,
@@ -150,11 +146,7 @@ impl ReductionCodelet {
             );
             jni_raw!(env, DeleteLocalRef, lent);
             if jni_raw!(env, ExceptionCheck) {
-                let (text, thrown) = jvm::take_exception(env);
-                crate::tasks::note_first_failure(env, &thrown);
-                return Err(KernelError::new(format!(
-                    "the Java reduction codelet threw {text}"
-                )));
+                return Err(crate::codelets::failure(env, "the Java reduction codelet"));
             }
         }
         Ok(())

@@ -2,13 +2,22 @@
 //!
 //! This library is the native half of `starpu-java.jar`: the Java classes call the native
 //! methods of `fr.labri.hpccloud.starpu.internal.Native`, which convert their arguments,
-//! call the core's Rust API, and turn its errors into `StarPUException`s. Java codelets run
-//! on the core's CPU workers through one kernel that calls back into the JVM.
+//! call the core's Rust API, and throw its errors as the `StarPUException` subclass of their
+//! kind. Java codelets run on the core's CPU workers through one kernel that calls back
+//! into the JVM. The face keeps no rule of its own: waits, failures, partitions and modes
+//! are the core's.
 
+mod codelets;
+mod data;
 mod jvm;
 mod lent;
 mod natives;
+mod protocol;
+mod sched;
 mod tasks;
+
+#[cfg(test)]
+mod codegen;
 
 use jni::sys::{jint, JavaVM, JNI_VERSION_1_8};
 use std::ffi::c_void;

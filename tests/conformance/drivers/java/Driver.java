@@ -1,14 +1,21 @@
 import fr.labri.hpccloud.starpu.Codelet;
+import fr.labri.hpccloud.starpu.CodeletType;
+import fr.labri.hpccloud.starpu.SchedContext;
 import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.Task;
+import fr.labri.hpccloud.starpu.Transaction;
 import fr.labri.hpccloud.starpu.data.DataHandle;
+import fr.labri.hpccloud.starpu.data.DataHandle.AccessMode;
+import fr.labri.hpccloud.starpu.data.Filter;
+import fr.labri.hpccloud.starpu.data.LongMatrixHandle;
 import fr.labri.hpccloud.starpu.data.LongVariableHandle;
 import fr.labri.hpccloud.starpu.data.LongVectorHandle;
+import fr.labri.hpccloud.starpu.data.PartitionPlan;
 
 import java.io.BufferedOutputStream;
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,37 +24,215 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * The Java conformance driver (tests/conformance/README.md, protocol 2): runs a plan of
- * operations through StarPU's Java interface, with every kernel written in Java.
- * Usage: Driver PLAN | --capabilities. What the Java interface has no call for (explicit
- * task objects and dependencies, tags, matrices, home-less data, invalidation,
- * sequential-consistency flags, COMMUTE) is not in the capabilities; REDUX and SCRATCH
- * buffers reach the kernels as views of the memory the runtime lends them.
+ * The Java conformance driver (tests/conformance/README.md): runs a plan of operations
+ * through the Java face's public API, with every kernel written in Java. Usage: Driver PLAN
+ * | --capabilities. The face has every operation of the suite; the one thing Java cannot
+ * express is a {@code starpu_task_insert} key the runtime does not know ({@code badkey}):
+ * tasks are built with typed methods, not a variadic key list.
  */
 public class Driver {
 	static final PrintStream OUT = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
 	static final Object EVENTS = new Object();
 	static long tick;
 	static final Set<String> happened = new HashSet<>();
+	static final Set<Integer> gates = new HashSet<>();
 
-	static final List<String> OPS = List.of("init", "shutdown", "data", "read", "acquire", "show", "store", "release",
-			"buffer", "partition", "unpartition", "unregister", "codelet", "insert", "task", "submit", "wait_all", "clock", "await", "open",
-			"redux_methods");
 	static final List<String> KERNELS = List.of("noop", "set", "add", "scale", "affine", "axpy", "copy", "sum", "gate",
-			"try_acquire", "try_wait_all");
-	static final List<String> OPTIONS = List.of("value", "ref", "delay", "prio", "callback", "sync");
+			"try_acquire", "try_wait_all", "worker", "spmd");
+	static final List<String> OPTIONS = List.of("value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach",
+			"ctx", "trs");
+	static final Map<String, Function<Integer, Filter>> FILTERS = new LinkedHashMap<>();
+	static final Map<String, AccessMode> MODES = new LinkedHashMap<>();
+	static final List<String> KINDS = List.of("variable", "vector", "matrix");
+
+	static {
+		FILTERS.put("vector_block", Filter::vectorBlock);
+		FILTERS.put("matrix_block", Filter::matrixBlock);
+		FILTERS.put("matrix_vertical_block", Filter::matrixVerticalBlock);
+		MODES.put("R", AccessMode.STARPU_R);
+		MODES.put("W", AccessMode.STARPU_W);
+		MODES.put("RW", AccessMode.STARPU_RW);
+		MODES.put("RW|COMMUTE", AccessMode.STARPU_RW.with(AccessMode.STARPU_COMMUTE));
+		MODES.put("REDUX", AccessMode.STARPU_REDUX);
+		MODES.put("SCRATCH", AccessMode.STARPU_SCRATCH);
+	}
 
 	static final Map<String, DataHandle> handles = new HashMap<>();
+	static final Map<String, List<String>> children = new HashMap<>();
+	static final Map<String, PartitionPlan> plans = new HashMap<>();
 	static final Map<String, String[]> codelets = new HashMap<>(); // name -> kernel, modes...
-	static final Set<Integer> gates = new HashSet<>();
-	static final Map<String, Task> described = new HashMap<>();
-	static String plan;
-	static int lineNo;
+	static final Map<String, Task> tasks = new HashMap<>();
+	static final Map<String, SchedContext> contexts = new HashMap<>();
+	static final Map<String, Transaction> transactions = new HashMap<>();
+
+	/** A malformed plan line. */
+	static final class ScenarioError extends Exception {
+		private static final long serialVersionUID = 1L;
+
+		ScenarioError(String m) {
+			super(m);
+		}
+	}
+
+	interface Op {
+		void run(String[] t) throws ScenarioError;
+	}
+
+	/** The operations, by verb: the capabilities are printed from this table. */
+	static final Map<String, Op> OPS = new LinkedHashMap<>();
+
+	static {
+		OPS.put("init", Driver::init);
+		OPS.put("shutdown", t -> call(t, StarPU::shutdown));
+		OPS.put("data", Driver::data);
+		OPS.put("read", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, () -> {
+				h.acquire(AccessMode.STARPU_R);
+				OUT.println("read " + t[1] + " = " + show(h));
+				h.release();
+			});
+		});
+		OPS.put("acquire", t -> {
+			DataHandle h = handle(t, 1);
+			AccessMode m = mode(arg(t, 2));
+			call(t, () -> h.acquire(m));
+		});
+		OPS.put("show", t -> OUT.println("show " + t[1] + " = " + show(handle(t, 1))));
+		OPS.put("store", t -> {
+			DataHandle h = handle(t, 1);
+			for (int i = 2; i < t.length; i++) {
+				set(h, i - 2, number(t[i]));
+			}
+		});
+		OPS.put("release", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, h::release);
+		});
+		OPS.put("buffer", t -> OUT.println("buffer " + t[1] + " = " + show(handle(t, 1))));
+		OPS.put("partition", Driver::partition);
+		OPS.put("unpartition", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, () -> {
+				h.unpartition();
+				forget(children.remove(t[1]));
+			});
+		});
+		OPS.put("partition_plan", Driver::partitionPlan);
+		OPS.put("partition_submit", planSwitch((name, p) -> p.partitionSubmit()));
+		OPS.put("partition_readonly_submit", planSwitch((name, p) -> p.partitionReadonlySubmit()));
+		OPS.put("partition_readwrite_upgrade_submit", planSwitch((name, p) -> p.partitionReadwriteUpgradeSubmit()));
+		OPS.put("partition_readonly_downgrade_submit", planSwitch((name, p) -> p.partitionReadonlyDowngradeSubmit()));
+		OPS.put("unpartition_submit", planSwitch((name, p) -> p.unpartitionSubmit()));
+		OPS.put("unpartition_readonly_submit", planSwitch((name, p) -> p.unpartitionReadonlySubmit()));
+		OPS.put("partition_clean", planSwitch((name, p) -> {
+			// The children go with the plan: forget their names.
+			plans.remove(name);
+			forget(children.remove(name));
+			p.clean();
+		}));
+		OPS.put("nplans", t -> OUT.println("nplans " + t[1] + " = " + handle(t, 1).getNbPlans()));
+		OPS.put("unregister", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, h::unregister);
+		});
+		OPS.put("unregister_no_coherency", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, h::unregisterNoCoherency);
+		});
+		OPS.put("invalidate", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, h::invalidate);
+		});
+		OPS.put("seqcons", t -> handle(t, 1).setSequentialConsistency(number(arg(t, 2)) != 0));
+		OPS.put("redux_methods", t -> {
+			DataHandle h = handle(t, 1);
+			call(t, () -> h.setReductionMethods(Driver.REDUX_SUM, Driver.REDUX_ZERO));
+		});
+		OPS.put("codelet", Driver::codelet);
+		OPS.put("insert", t -> {
+			Task task = task(t);
+			call(t, task::submit);
+		});
+		OPS.put("task", t -> task(t));
+		OPS.put("deps", t -> {
+			Task me = known(arg(t, 1));
+			Task[] preds = new Task[t.length - 2];
+			for (int i = 2; i < t.length; i++) {
+				preds[i - 2] = known(t[i]);
+			}
+			quietly(t, () -> me.after(preds));
+		});
+		OPS.put("submit", t -> {
+			Task task = known(arg(t, 1));
+			call(t, task::submit);
+		});
+		OPS.put("wait", t -> {
+			Task task = known(arg(t, 1));
+			call(t, task::waitFor);
+		});
+		OPS.put("wait_all", t -> call(t, StarPU::taskWaitForAll));
+		OPS.put("tag_deps", t -> {
+			long[] tags = numbers(t, 1);
+			quietly(t, () -> StarPU.tagDeclareDeps(tags[0], Arrays.copyOfRange(tags, 1, tags.length)));
+		});
+		OPS.put("tag_notify", t -> {
+			long tag = number(arg(t, 1));
+			quietly(t, () -> StarPU.tagNotifyFromApps(tag));
+		});
+		OPS.put("tag_wait", t -> {
+			long[] tags = numbers(t, 1);
+			call(t, () -> StarPU.tagWait(tags));
+		});
+		OPS.put("clock", t -> {
+			synchronized (EVENTS) {
+				OUT.println("@clock " + tick);
+			}
+		});
+		OPS.put("await", t -> awaitEvent(arg(t, 1)));
+		OPS.put("open", t -> {
+			synchronized (gates) {
+				gates.add((int) number(arg(t, 1)));
+				gates.notifyAll();
+			}
+		});
+		OPS.put("ctx", Driver::context);
+		OPS.put("ctx_remove", t -> {
+			SchedContext c = context(arg(t, 1));
+			int[] ws = workers(t, 2);
+			call(t, () -> c.removeWorkers(ws));
+		});
+		OPS.put("ctx_inheritor", t -> {
+			SchedContext c = context(arg(t, 1));
+			SchedContext heir = context(arg(t, 2));
+			call(t, () -> c.setInheritor(heir));
+		});
+		OPS.put("ctx_delete", t -> {
+			SchedContext c = context(arg(t, 1));
+			call(t, c::delete);
+		});
+		OPS.put("trs_open", t -> {
+			boolean yes = yesNo(t);
+			call(t, () -> transactions.put(t[1], StarPU.transactionOpen(() -> yes)));
+		});
+		OPS.put("trs_next", t -> {
+			Transaction x = transaction(arg(t, 1));
+			boolean yes = yesNo(t);
+			call(t, () -> x.nextEpoch(() -> yes));
+		});
+		OPS.put("trs_close", t -> {
+			Transaction x = transaction(arg(t, 1));
+			transactions.remove(t[1]);
+			call(t, x::close);
+		});
+	}
 
 	public static void main(String[] args) throws Exception {
 		if (args.length != 1) {
@@ -55,35 +240,37 @@ public class Driver {
 			System.exit(2);
 		}
 		if (args[0].equals("--capabilities")) {
-			OPS.forEach(o -> OUT.println("op " + o));
+			OPS.keySet().forEach(o -> OUT.println("op " + o));
 			KERNELS.forEach(k -> OUT.println("kernel " + k));
 			OPTIONS.forEach(o -> OUT.println("option " + o));
-			OUT.println("filter vector_block");
-			OUT.println("kind variable");
-			OUT.println("kind vector");
-			for (String m : new String[] { "R", "W", "RW", "REDUX", "SCRATCH" }) {
-				OUT.println("mode " + m);
-			}
+			FILTERS.keySet().forEach(f -> OUT.println("filter " + f));
+			KINDS.forEach(k -> OUT.println("kind " + k));
+			MODES.keySet().forEach(m -> OUT.println("mode " + m));
 			OUT.println("nbuffers variable");
 			OUT.println("handle null");
+			OUT.println("home none");
 			OUT.flush();
 			return;
 		}
-		plan = args[0];
-		List<String> lines = Files.readAllLines(Paths.get(plan), StandardCharsets.UTF_8);
-		for (String line : lines) {
+		int lineNo = 0;
+		for (String line : Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8)) {
 			lineNo++;
 			String[] t = line.trim().split("\\s+");
-			if (t.length == 0 || t[0].isEmpty()) {
+			if (t[0].isEmpty()) {
 				continue;
 			}
 			try {
-				run(t);
+				Op op = OPS.get(t[0]);
+				if (op == null) {
+					throw new ScenarioError("unknown operation " + t[0]);
+				}
+				op.run(t);
 			} catch (ScenarioError e) {
 				OUT.flush();
-				System.err.println(plan + ":" + lineNo + ": scenario error: " + e.getMessage());
+				System.err.println(args[0] + ":" + lineNo + ": scenario error: " + e.getMessage());
 				System.exit(2);
 			}
+			OUT.flush();
 		}
 		if (StarPU.isInitialized()) {
 			StarPU.shutdown();
@@ -92,176 +279,8 @@ public class Driver {
 		System.exit(0);
 	}
 
-	static final class ScenarioError extends Exception {
-		ScenarioError(String m) {
-			super(m);
-		}
-	}
-
-	static void run(String[] t) throws ScenarioError {
-		switch (t[0]) {
-			case "init": {
-				Map<String, String> env = new HashMap<>();
-				for (int i = 1; i < t.length; i++) {
-					if (t[i].startsWith("ncpus=")) {
-						env.put("STARPU_NCPU", t[i].substring(6));
-					} else if (t[i].startsWith("sched=")) {
-						env.put("STARPU_SCHED", t[i].substring(6));
-					} else {
-						throw new ScenarioError("init: unknown option " + t[i]);
-					}
-				}
-				call(t, () -> StarPU.init(env));
-				break;
-			}
-			case "shutdown":
-				call(t, StarPU::shutdown);
-				break;
-			case "data":
-				data(t);
-				break;
-			case "redux_methods": {
-				DataHandle h = handle(t, 1);
-				call(t, () -> unchecked(() -> h.setReductionMethods(REDUX_SUM, REDUX_ZERO)));
-				break;
-			}
-			case "read": {
-				DataHandle h = handle(t, 1);
-				call(t, () -> unchecked(() -> {
-					h.acquire(DataHandle.AccessMode.STARPU_R);
-					OUT.println("read " + t[1] + " = " + show(h));
-					h.release();
-				}));
-				break;
-			}
-			case "acquire": {
-				DataHandle h = handle(t, 1);
-				DataHandle.AccessMode m = mode(arg(t, 2));
-				call(t, () -> unchecked(() -> h.acquire(m)));
-				break;
-			}
-			case "show":
-				OUT.println("show " + t[1] + " = " + show(handle(t, 1)));
-				break;
-			case "store": {
-				DataHandle h = handle(t, 1);
-				for (int i = 2; i < t.length; i++) {
-					set(h, i - 2, parse(t[i]));
-				}
-				break;
-			}
-			case "release": {
-				DataHandle h = handle(t, 1);
-				call(t, () -> unchecked(h::release));
-				break;
-			}
-			case "buffer":
-				OUT.println("buffer " + t[1] + " = " + show(handle(t, 1)));
-				break;
-			case "partition": {
-				DataHandle h = handle(t, 1);
-				if (!arg(t, 2).equals("vector_block") || !(h instanceof LongVectorHandle)) {
-					throw new ScenarioError("partition: only vector_block on vectors");
-				}
-				int n = (int) parse(arg(t, 3));
-				call(t, () -> unchecked(() -> {
-					h.partition(n);
-					for (int i = 0; i < n; i++) {
-						handles.put(t[1] + "." + i, h.getSubData(i));
-					}
-				}));
-				break;
-			}
-			case "unpartition": {
-				DataHandle h = handle(t, 1);
-				int n = h.getNbChildren();
-				call(t, () -> unchecked(h::unpartition));
-				for (int i = 0; i < n; i++) {
-					handles.remove(t[1] + "." + i);
-				}
-				break;
-			}
-			case "unregister": {
-				DataHandle h = handle(t, 1);
-				call(t, () -> unchecked(h::unregister));
-				break;
-			}
-			case "codelet": {
-				if (t.length < 3 || !KERNELS.contains(t[2])) {
-					throw new ScenarioError("codelet: expected a name and a known kernel");
-				}
-				for (int i = 3; i < t.length; i++) {
-					if (!t[i].equals("*")) {
-						mode(t[i]);
-					}
-				}
-				codelets.put(t[1], Arrays.copyOfRange(t, 2, t.length));
-				break;
-			}
-			case "insert":
-				insert(t, false);
-				break;
-			case "task":
-				insert(t, true);
-				break;
-			case "submit": {
-				Task b = described.remove(arg(t, 1));
-				if (b == null) {
-					throw new ScenarioError("unknown task " + t[1]);
-				}
-				call(t, () -> b.submit());
-				break;
-			}
-			case "wait_all":
-				call(t, StarPU::taskWaitForAll);
-				break;
-			case "clock":
-				synchronized (EVENTS) {
-					OUT.println("@clock " + tick);
-				}
-				break;
-			case "await": {
-				String e = arg(t, 1);
-				synchronized (EVENTS) {
-					while (!happened.contains(e)) {
-						try {
-							EVENTS.wait();
-						} catch (InterruptedException x) {
-							throw new ScenarioError("interrupted");
-						}
-					}
-				}
-				break;
-			}
-			case "open":
-				synchronized (gates) {
-					gates.add((int) parse(arg(t, 1)));
-					gates.notifyAll();
-				}
-				break;
-			default:
-				throw new ScenarioError("unknown operation " + t[0]);
-		}
-	}
-
 	interface Call {
 		void run() throws StarPUException;
-	}
-
-	interface Body {
-		void run();
-	}
-
-	/** Runs a handle call that reports errors unchecked, giving its StarPUException back. */
-	static void unchecked(Body b) throws StarPUException {
-		try {
-			b.run();
-		} catch (IllegalStateException e) {
-			if (e.getCause() instanceof StarPUException) {
-				throw (StarPUException) e.getCause();
-			}
-			throw new StarPUException(e.getMessage(), e, 22);
-		}
 	}
 
 	/** Runs an operation; an error prints `error VERB [SUBJECT] CODE`. */
@@ -269,15 +288,24 @@ public class Driver {
 		try {
 			c.run();
 		} catch (StarPUException e) {
+			System.err.println(t[0] + ": " + e.getMessage());
 			String subject = t.length > 1 && !t[1].contains("=") ? " " + t[1] : "";
-			OUT.println("error " + t[0] + subject + " " + code(e.getErrno()));
+			OUT.println("error " + t[0] + subject + " " + code(e));
 		}
 	}
 
-	/** A return code as the driver prints it: the negative errno (0 for success), as a C
-	 * program would get it; the harness names it. */
-	static String code(int errno) {
-		return Integer.toString(-errno);
+	/** Runs an operation whose C call returns nothing: an error is said on stderr only. */
+	static void quietly(String[] t, Call c) {
+		try {
+			c.run();
+		} catch (StarPUException e) {
+			System.err.println(t[0] + ": " + e.getMessage());
+		}
+	}
+
+	/** A return code as a C program would get it (the negative errno); the harness names it. */
+	static String code(StarPUException e) {
+		return Integer.toString(-e.getErrno());
 	}
 
 	static String arg(String[] t, int i) throws ScenarioError {
@@ -287,12 +315,20 @@ public class Driver {
 		return t[i];
 	}
 
-	static long parse(String s) throws ScenarioError {
+	static long number(String s) throws ScenarioError {
 		try {
 			return Long.parseLong(s);
 		} catch (NumberFormatException e) {
 			throw new ScenarioError("not an integer: " + s);
 		}
+	}
+
+	static long[] numbers(String[] t, int from) throws ScenarioError {
+		long[] n = new long[Math.max(0, t.length - from)];
+		for (int i = from; i < t.length; i++) {
+			n[i - from] = number(t[i]);
+		}
+		return n;
 	}
 
 	static DataHandle handle(String[] t, int i) throws ScenarioError {
@@ -303,96 +339,335 @@ public class Driver {
 		return h;
 	}
 
-	static DataHandle.AccessMode mode(String m) throws ScenarioError {
-		switch (m) {
-			case "R": return DataHandle.AccessMode.STARPU_R;
-			case "W": return DataHandle.AccessMode.STARPU_W;
-			case "RW": return DataHandle.AccessMode.STARPU_RW;
-			case "REDUX": return DataHandle.AccessMode.STARPU_REDUX;
-			case "SCRATCH": return DataHandle.AccessMode.STARPU_SCRATCH;
-			default: throw new ScenarioError("unknown access mode " + m);
+	static AccessMode mode(String m) throws ScenarioError {
+		AccessMode a = MODES.get(m);
+		if (a == null) {
+			throw new ScenarioError("unknown access mode " + m);
 		}
+		return a;
 	}
 
+	static Task known(String name) throws ScenarioError {
+		Task t = tasks.get(name);
+		if (t == null) {
+			throw new ScenarioError("unknown task " + name);
+		}
+		return t;
+	}
+
+	static SchedContext context(String name) throws ScenarioError {
+		SchedContext c = name.equals("global") ? SchedContext.GLOBAL : contexts.get(name);
+		if (c == null) {
+			throw new ScenarioError("unknown context " + name);
+		}
+		return c;
+	}
+
+	static Transaction transaction(String name) throws ScenarioError {
+		Transaction x = transactions.get(name);
+		if (x == null) {
+			throw new ScenarioError("unknown transaction " + name);
+		}
+		return x;
+	}
+
+	static boolean yesNo(String[] t) throws ScenarioError {
+		if (t.length != 3 || !(t[2].equals("yes") || t[2].equals("no"))) {
+			throw new ScenarioError(t[0] + ": expected a transaction and yes|no");
+		}
+		return t[2].equals("yes");
+	}
+
+	/** The worker ids among t[from..] (tokens without '='). */
+	static int[] workers(String[] t, int from) throws ScenarioError {
+		List<Integer> ws = new ArrayList<>();
+		for (int i = from; i < t.length; i++) {
+			if (!t[i].contains("=")) {
+				ws.add((int) number(t[i]));
+			}
+		}
+		return ws.stream().mapToInt(Integer::intValue).toArray();
+	}
+
+	static void init(String[] t) throws ScenarioError {
+		Map<String, String> env = new HashMap<>();
+		for (int i = 1; i < t.length; i++) {
+			if (t[i].startsWith("ncpus=")) {
+				env.put("STARPU_NCPU", t[i].substring(6));
+			} else if (t[i].startsWith("sched=")) {
+				env.put("STARPU_SCHED", t[i].substring(6));
+			} else {
+				throw new ScenarioError("init: unknown option " + t[i]);
+			}
+		}
+		call(t, () -> StarPU.init(env));
+	}
+
+	/** `data H KIND [dims] [values] [home=none]`. */
 	static void data(String[] t) throws ScenarioError {
 		String name = arg(t, 1);
-		if (handles.containsKey(name)) {
-			throw new ScenarioError("handle " + name + " registered twice");
-		}
 		String kind = arg(t, 2);
-		List<Long> values = new ArrayList<>();
-		DataHandle h;
-		try {
-			if (kind.equals("variable")) {
-				for (int i = 3; i < t.length; i++) {
-					values.add(parse(t[i]));
-				}
-				LongVariableHandle v = LongVariableHandle.register();
-				h = v;
-			} else if (kind.equals("vector")) {
-				int n = (int) parse(arg(t, 3));
-				for (int i = 4; i < t.length; i++) {
-					values.add(parse(t[i]));
-				}
-				h = LongVectorHandle.register(n);
+		List<Long> nums = new ArrayList<>();
+		boolean home = true;
+		for (int i = 3; i < t.length; i++) {
+			if (t[i].equals("home=none")) {
+				home = false;
 			} else {
-				throw new ScenarioError("data: unknown kind " + kind);
+				nums.add(number(t[i]));
 			}
-		} catch (IllegalStateException e) {
-			String code = e.getCause() instanceof StarPUException ? code(((StarPUException) e.getCause()).getErrno()) : "EINVAL";
-			OUT.println("error data " + name + " " + code);
-			return;
 		}
+		int dims = kind.equals("matrix") ? 2 : kind.equals("vector") ? 1 : 0;
+		if (nums.size() < dims) {
+			throw new ScenarioError("data: missing dimensions");
+		}
+		int nx = dims > 0 ? nums.get(0).intValue() : 1, ny = dims > 1 ? nums.get(1).intValue() : 1;
+		DataHandle h;
+		switch (kind) {
+			case "variable":
+				h = home ? LongVariableHandle.register() : LongVariableHandle.registerLazy();
+				break;
+			case "vector":
+				h = home ? LongVectorHandle.register(nx) : LongVectorHandle.registerLazy(nx);
+				break;
+			case "matrix":
+				h = home ? LongMatrixHandle.register(nx, ny) : LongMatrixHandle.registerLazy(nx, ny);
+				break;
+			default:
+				throw new ScenarioError("data: unknown kind " + kind);
+		}
+		List<Long> values = nums.subList(dims, nums.size());
 		for (int i = 0; i < values.size(); i++) {
 			set(h, i, values.get(i));
 		}
 		handles.put(name, h);
 	}
 
+	static Filter filter(String[] t) throws ScenarioError {
+		Function<Integer, Filter> f = FILTERS.get(arg(t, 2));
+		if (f == null) {
+			throw new ScenarioError("unknown filter " + t[2]);
+		}
+		return f.apply((int) number(arg(t, 3)));
+	}
+
+	/** Names `pieces` PREFIX.0, PREFIX.1, ... */
+	static List<String> name(String prefix, List<DataHandle> pieces) {
+		List<String> names = new ArrayList<>();
+		for (int i = 0; i < pieces.size(); i++) {
+			handles.put(prefix + "." + i, pieces.get(i));
+			names.add(prefix + "." + i);
+		}
+		return names;
+	}
+
+	static void forget(List<String> names) {
+		if (names != null) {
+			names.forEach(handles::remove);
+		}
+	}
+
+	static void partition(String[] t) throws ScenarioError {
+		DataHandle h = handle(t, 1);
+		Filter f = filter(t);
+		call(t, () -> {
+			h.partition(f);
+			List<DataHandle> pieces = new ArrayList<>();
+			h.getHandles().forEach(pieces::add);
+			children.put(t[1], name(t[1], pieces));
+		});
+	}
+
+	/** `partition_plan H FILTER N P`. */
+	static void partitionPlan(String[] t) throws ScenarioError {
+		DataHandle h = handle(t, 1);
+		Filter f = filter(t);
+		String p = arg(t, 4);
+		call(t, () -> {
+			PartitionPlan plan = h.partitionPlan(f);
+			plans.put(p, plan);
+			children.put(p, name(p, plan.getChildren()));
+		});
+	}
+
+	interface PlanSwitch {
+		void apply(String name, PartitionPlan p) throws StarPUException;
+	}
+
+	/**
+	 * `VERB H P`: a switch of plan P of H. The switches return nothing in C: a refused one
+	 * is said on stderr only.
+	 */
+	static Op planSwitch(PlanSwitch sw) {
+		return t -> {
+			handle(t, 1);
+			PartitionPlan p = plans.get(arg(t, 2));
+			if (p == null) {
+				throw new ScenarioError("unknown plan " + t[2]);
+			}
+			quietly(t, () -> sw.apply(t[2], p));
+		};
+	}
+
+	static void codelet(String[] t) throws ScenarioError {
+		if (t.length < 3 || !KERNELS.contains(t[2])) {
+			throw new ScenarioError("codelet: expected a name and a known kernel");
+		}
+		for (int i = 3; i < t.length; i++) {
+			if (!t[i].equals("*")) {
+				mode(t[i]);
+			}
+		}
+		codelets.put(t[1], Arrays.copyOfRange(t, 2, t.length));
+	}
+
+	/** Builds task t[1] of `insert` / `task` (named in the task table). */
+	static Task task(String[] t) throws ScenarioError {
+		String name = arg(t, 1);
+		String[] cl = codelets.get(arg(t, 2));
+		if (cl == null) {
+			throw new ScenarioError("unknown codelet " + t[2]);
+		}
+		List<Long> values = new ArrayList<>();
+		DataHandle ref = null;
+		long delay = 0;
+		List<DataHandle> bufs = new ArrayList<>();
+		List<AccessMode> modes = new ArrayList<>();
+		int prio = 0;
+		boolean callback = false, sync = false, nodetach = false;
+		Long tag = null;
+		SchedContext ctx = null;
+		Transaction trs = null;
+		for (int i = 3; i < t.length; i++) {
+			String o = t[i];
+			int eq = o.indexOf('='), colon = o.lastIndexOf(':');
+			String key = eq > 0 ? o.substring(0, eq) : o, v = eq > 0 ? o.substring(eq + 1) : "";
+			if (eq > 0 && key.equals("value")) {
+				values.add(number(v));
+			} else if (eq > 0 && key.equals("ref")) {
+				ref = handle(new String[] { "ref", v }, 1);
+			} else if (eq > 0 && key.equals("delay")) {
+				delay = number(v);
+			} else if (eq > 0 && key.equals("prio")) {
+				prio = (int) number(v);
+			} else if (eq > 0 && key.equals("tag")) {
+				tag = number(v);
+			} else if (eq > 0 && key.equals("ctx")) {
+				ctx = context(v);
+			} else if (eq > 0 && key.equals("trs")) {
+				trs = transaction(v);
+			} else if (o.equals("callback")) {
+				callback = true;
+			} else if (o.equals("sync")) {
+				sync = true;
+			} else if (o.equals("nodetach")) {
+				nodetach = true;
+			} else if (colon > 0) {
+				modes.add(mode(o.substring(0, colon)));
+				String h = o.substring(colon + 1);
+				bufs.add(h.equals("null") ? null : handle(new String[] { "buffer", h }, 1));
+			} else {
+				throw new ScenarioError(t[0] + ": unknown option " + o);
+			}
+		}
+		boolean variable = cl.length == 2 && cl[1].equals("*");
+		AccessMode[] declared = null;
+		if (!variable) {
+			declared = new AccessMode[cl.length - 1];
+			for (int i = 1; i < cl.length; i++) {
+				declared[i - 1] = mode(cl[i]);
+			}
+		}
+		long[] v = values.stream().mapToLong(Long::longValue).toArray();
+		Task task = StarPU.task(new Kernel(t[2], cl[0], declared, name, v, ref, delay)).name(name).priority(prio)
+				.synchronous(sync).detach(!nodetach).context(ctx).transaction(trs);
+		// Each buffer in the mode the scenario gives: the runtime checks it against the codelet's.
+		for (int i = 0; i < bufs.size(); i++) {
+			task.buffer(bufs.get(i), modes.get(i));
+		}
+		if (tag != null) {
+			task.tag(tag);
+		}
+		if (callback) {
+			task.callback(() -> event("cb", name, null));
+		}
+		tasks.put(name, task);
+		return task;
+	}
+
+	static void context(String[] t) throws ScenarioError {
+		String name = arg(t, 1);
+		String policy = "eager";
+		for (int i = 2; i < t.length; i++) {
+			if (t[i].startsWith("policy=")) {
+				policy = t[i].substring(7);
+			} else if (t[i].contains("=")) {
+				throw new ScenarioError("ctx: unknown option " + t[i]);
+			}
+		}
+		int[] ws = workers(t, 2);
+		String p = policy;
+		call(t, () -> contexts.put(name, StarPU.createContext(name, p, ws)));
+	}
+
+	static void awaitEvent(String e) throws ScenarioError {
+		synchronized (EVENTS) {
+			while (!happened.contains(e)) {
+				try {
+					EVENTS.wait();
+				} catch (InterruptedException x) {
+					throw new ScenarioError("interrupted");
+				}
+			}
+		}
+	}
+
 	/** The reduction methods of `redux_methods`: a sum, and zero as the neutral element. */
-	static final Codelet REDUX_SUM = new Codelet() {
-		@Override
-		public void run(DataHandle[] b) {
-			for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[0], i) + get(b[1], i));
-		}
+	static final Codelet REDUX_SUM = new Kernel("redux_sum", "redux_sum",
+			new AccessMode[] { AccessMode.STARPU_RW, AccessMode.STARPU_R }, null, new long[0], null, 0);
+	static final Codelet REDUX_ZERO = new Kernel("redux_zero", "redux_zero", new AccessMode[] { AccessMode.STARPU_W },
+			null, new long[0], null, 0);
 
-		@Override
-		public DataHandle.AccessMode[] getAccessModes() {
-			return new DataHandle.AccessMode[] { DataHandle.AccessMode.STARPU_RW, DataHandle.AccessMode.STARPU_R };
-		}
-	};
-	static final Codelet REDUX_ZERO = new Codelet() {
-		@Override
-		public void run(DataHandle[] b) {
-			for (int i = 0; i < size(b[0]); i++) set(b[0], i, 0);
-		}
-
-		@Override
-		public DataHandle.AccessMode[] getAccessModes() {
-			return new DataHandle.AccessMode[] { DataHandle.AccessMode.STARPU_W };
-		}
-	};
+	// Elements of the scenarios' data (int64), whatever the handle: variable, vector, matrix
+	// (walked row by row), in memory order.
 
 	static int size(DataHandle h) {
-		return h instanceof LongVectorHandle ? ((LongVectorHandle) h).getSize() : 1;
+		if (h instanceof LongVectorHandle) {
+			return ((LongVectorHandle) h).getSize();
+		}
+		if (h instanceof LongMatrixHandle) {
+			return ((LongMatrixHandle) h).getNx() * ((LongMatrixHandle) h).getNy();
+		}
+		return 1;
 	}
 
 	static long get(DataHandle h, int i) {
-		return h instanceof LongVectorHandle ? ((LongVectorHandle) h).getValueAt(i) : ((LongVariableHandle) h).getValue();
+		if (h instanceof LongVectorHandle) {
+			return ((LongVectorHandle) h).getValueAt(i);
+		}
+		if (h instanceof LongMatrixHandle) {
+			LongMatrixHandle m = (LongMatrixHandle) h;
+			return m.getValueAt(i % m.getNx(), i / m.getNx());
+		}
+		return ((LongVariableHandle) h).getValue();
 	}
 
 	static void set(DataHandle h, int i, long v) {
 		if (h instanceof LongVectorHandle) {
 			((LongVectorHandle) h).setValueAt(i, v);
+		} else if (h instanceof LongMatrixHandle) {
+			LongMatrixHandle m = (LongMatrixHandle) h;
+			m.setValueAt(i % m.getNx(), i / m.getNx(), v);
 		} else {
 			((LongVariableHandle) h).setValue(v);
 		}
 	}
 
+	/** `v v v`, or rows separated by ` | ` for a matrix. */
 	static String show(DataHandle h) {
+		int row = h instanceof LongMatrixHandle ? ((LongMatrixHandle) h).getNx() : Integer.MAX_VALUE;
 		StringBuilder b = new StringBuilder();
 		for (int i = 0; i < size(h); i++) {
-			b.append(i == 0 ? "" : " ").append(get(h, i));
+			b.append(i == 0 ? "" : i % row == 0 ? " | " : " ").append(get(h, i));
 		}
 		return b.toString();
 	}
@@ -401,93 +676,21 @@ public class Driver {
 		synchronized (EVENTS) {
 			tick++;
 			OUT.println("@ev " + tick + " " + kind + " " + task + (text == null ? "" : " " + text));
+			OUT.flush();
 			happened.add(kind.equals("cb") ? "cb:" + task : task);
 			EVENTS.notifyAll();
 		}
 	}
 
-	/** `insert` submits now; `task` describes the task for a later `submit`. */
-	static void insert(String[] t, boolean later) throws ScenarioError {
-		String task = arg(t, 1);
-		String[] cl = codelets.get(arg(t, 2));
-		if (cl == null) {
-			throw new ScenarioError("unknown codelet " + t[2]);
-		}
-		List<DataHandle> bufs = new ArrayList<>();
-		List<DataHandle.AccessMode> modes = new ArrayList<>();
-		List<Long> values = new ArrayList<>();
-		DataHandle[] ref = { null };
-		long[] delay = { 0 };
-		int prio = 0;
-		boolean callback = false, sync = false;
-		for (int i = 3; i < t.length; i++) {
-			String o = t[i];
-			int colon = o.indexOf(':');
-			if (o.startsWith("value=")) {
-				values.add(parse(o.substring(6)));
-			} else if (o.startsWith("ref=")) {
-				ref[0] = handles.get(o.substring(4));
-				if (ref[0] == null) {
-					throw new ScenarioError("unknown handle " + o.substring(4));
-				}
-			} else if (o.startsWith("delay=")) {
-				delay[0] = parse(o.substring(6));
-			} else if (o.startsWith("prio=")) {
-				prio = (int) parse(o.substring(5));
-			} else if (o.equals("callback")) {
-				callback = true;
-			} else if (o.equals("sync")) {
-				sync = true;
-			} else if (colon > 0) {
-				modes.add(mode(o.substring(0, colon)));
-				String hn = o.substring(colon + 1);
-				if (hn.equals("null")) {
-					bufs.add(null);
-				} else {
-					DataHandle h = handles.get(hn);
-					if (h == null) {
-						throw new ScenarioError("unknown handle " + hn);
-					}
-					bufs.add(h);
-				}
-			} else {
-				throw new ScenarioError("insert: unknown option " + o);
-			}
-		}
-		String kernel = cl[0];
-		boolean variable = cl.length == 2 && cl[1].equals("*");
-		DataHandle.AccessMode[] declared = null;
-		if (!variable) {
-			declared = new DataHandle.AccessMode[cl.length - 1];
-			for (int i = 1; i < cl.length; i++) {
-				declared[i - 1] = mode(cl[i]);
-			}
-		}
-		long[] v = values.stream().mapToLong(Long::longValue).toArray();
-		Codelet c = new Kernel(t[2], kernel, declared, task, v, ref[0], delay[0]);
-		Task b = StarPU.task(c).handles(bufs.toArray(new DataHandle[0])).priority(prio).name(task).synchronous(sync);
-		// Each buffer's mode as the scenario gives it: the runtime checks it against the codelet's.
-		b.modes(modes.toArray(new DataHandle.AccessMode[0]));
-		if (callback) {
-			b.callback(() -> event("cb", task, null));
-		}
-		if (later) {
-			described.put(task, b);
-			return;
-		}
-		final Task submit = b;
-		call(t, () -> submit.submit());
-	}
-
-	/** One task's codelet: the kernel, its arguments, and the events it records. */
+	/** One task's codelet: the kernel, its arguments (the face's STARPU_VALUE), and the events it records. */
 	static final class Kernel extends Codelet {
 		final String name, kernel, task;
-		final DataHandle.AccessMode[] modes;
+		final AccessMode[] modes;
 		final long[] v;
 		final DataHandle ref;
 		final long delay;
 
-		Kernel(String name, String kernel, DataHandle.AccessMode[] modes, String task, long[] v, DataHandle ref, long delay) {
+		Kernel(String name, String kernel, AccessMode[] modes, String task, long[] v, DataHandle ref, long delay) {
 			this.name = name;
 			this.kernel = kernel;
 			this.modes = modes;
@@ -503,8 +706,13 @@ public class Driver {
 		}
 
 		@Override
-		public DataHandle.AccessMode[] getAccessModes() {
+		public AccessMode[] getAccessModes() {
 			return modes;
+		}
+
+		@Override
+		public CodeletType getType() {
+			return kernel.equals("spmd") ? CodeletType.SPMD : CodeletType.SEQ;
 		}
 
 		long arg(int i) {
@@ -516,6 +724,16 @@ public class Driver {
 
 		@Override
 		public void run(DataHandle[] b) {
+			if (kernel.startsWith("redux_")) {
+				// The reduction methods run outside any scenario task: no event.
+				body(b);
+				return;
+			}
+			if (kernel.equals("spmd") && StarPU.combinedWorkerRank() != 0) {
+				// The other ranks of an SPMD task: the task's events are rank 0's.
+				spmd(b[0]);
+				return;
+			}
 			event("start", task, null);
 			if (delay > 0) {
 				try {
@@ -524,76 +742,109 @@ public class Driver {
 					Thread.currentThread().interrupt();
 				}
 			}
-			String report = null;
+			String report = body(b);
+			if (report != null) {
+				event("report", task, report);
+			}
+			event("end", task, null);
+		}
+
+		/** The kernel's work; returns what it reports, or null. */
+		String body(DataHandle[] b) {
 			switch (kernel) {
 				case "noop":
-					break;
+					return null;
 				case "set":
-					for (int i = 0; i < size(b[0]); i++) set(b[0], i, arg(0));
-					break;
+					each(b[0], x -> arg(0));
+					return null;
 				case "add":
-					for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[0], i) + arg(0));
-					break;
+					each(b[0], x -> x + arg(0));
+					return null;
 				case "scale":
-					for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[0], i) * arg(0));
-					break;
+					each(b[0], x -> x * arg(0));
+					return null;
 				case "affine":
-					for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[0], i) * arg(0) + arg(1));
-					break;
+					each(b[0], x -> x * arg(0) + arg(1));
+					return null;
 				case "axpy":
 					for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[0], i) + arg(0) * get(b[1], i));
-					break;
+					return null;
 				case "copy":
-					for (int i = 0; i < size(b[0]); i++) set(b[0], i, get(b[1], i));
-					break;
+				case "redux_sum":
+					boolean add = kernel.equals("redux_sum");
+					for (int i = 0; i < size(b[0]); i++) set(b[0], i, (add ? get(b[0], i) : 0) + get(b[1], i));
+					return null;
+				case "redux_zero":
+					each(b[0], x -> 0);
+					return null;
 				case "sum": {
 					long s = 0;
 					for (int k = 1; k < b.length; k++) {
 						for (int i = 0; i < size(b[k]); i++) s += get(b[k], i);
 					}
-					for (int i = 0; i < size(b[0]); i++) set(b[0], i, s);
-					break;
+					long total = s;
+					each(b[0], x -> total);
+					return null;
 				}
-				case "gate": {
-					int g = (int) arg(0);
-					synchronized (gates) {
-						while (!gates.contains(g)) {
-							try {
-								gates.wait();
-							} catch (InterruptedException e) {
-								Thread.currentThread().interrupt();
-								break;
-							}
-						}
-					}
-					break;
-				}
+				case "gate":
+					gate((int) arg(0));
+					return null;
 				case "try_acquire":
 					try {
-						unchecked(() -> {
-							ref.acquire(DataHandle.AccessMode.STARPU_R);
-							ref.release();
-						});
-						report = "acquire OK";
+						ref.acquire(AccessMode.STARPU_R);
+						ref.release();
+						return "acquire 0";
 					} catch (StarPUException e) {
-						report = "acquire " + code(e.getErrno());
+						return "acquire " + code(e);
 					}
-					break;
 				case "try_wait_all":
 					try {
 						StarPU.taskWaitForAll();
-						report = "wait_all OK";
+						return "wait_all 0";
 					} catch (StarPUException e) {
-						report = "wait_all " + code(e.getErrno());
+						return "wait_all " + code(e);
 					}
-					break;
+				case "worker":
+					return "worker " + StarPU.workerId();
+				case "spmd":
+					spmd(b[0]);
+					return null;
 				default:
 					throw new IllegalStateException("unknown kernel " + kernel);
 			}
-			if (report != null) {
-				event("report", task, report);
+		}
+	}
+
+	interface LongOp {
+		long apply(long x);
+	}
+
+	static void each(DataHandle h, LongOp f) {
+		for (int i = 0; i < size(h); i++) {
+			set(h, i, f.apply(get(h, i)));
+		}
+	}
+
+	static void gate(int g) {
+		synchronized (gates) {
+			while (!gates.contains(g)) {
+				try {
+					gates.wait();
+				} catch (InterruptedException e) {
+					Thread.currentThread().interrupt();
+					return;
+				}
 			}
-			event("end", task, null);
+		}
+	}
+
+	/** Rank r of a team of s sets its block of vector v to 10 s + r (the first n mod s blocks one longer). */
+	static void spmd(DataHandle v) {
+		int s = StarPU.combinedWorkerSize(), r = StarPU.combinedWorkerRank(), n = size(v);
+		int first = r * (n / s) + Math.min(r, n % s);
+		int len = n / s + (r < n % s ? 1 : 0);
+		for (int i = first; i < first + len; i++) {
+			set(v, i, 10L * s + r);
 		}
 	}
 }

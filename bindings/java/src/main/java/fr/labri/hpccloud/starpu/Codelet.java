@@ -7,8 +7,8 @@ import fr.labri.hpccloud.starpu.internal.Native;
  * A computation that tasks apply to data handles: {@link #run} receives the task's handles,
  * in the access modes {@link #getAccessModes} declares, one per buffer. It runs on one of the
  * runtime's CPU workers; an exception it throws fails its task, and the waiting call
- * ({@link StarPU#taskWaitForAll}, a synchronous submission...) throws a
- * {@link StarPUException} with it as the cause.
+ * ({@link StarPU#taskWaitForAll}, {@link Task#waitFor}, a synchronous submission...) throws a
+ * {@link TaskFailedException} whose cause is that very exception.
  */
 public abstract class Codelet {
 	/** The runtime's codelet for this one, made at the first submission. */
@@ -27,6 +27,16 @@ public abstract class Codelet {
 		return "codelet";
 	}
 
+	/** How many workers run one task ({@link CodeletType#SEQ}: one). */
+	public CodeletType getType() {
+		return CodeletType.SEQ;
+	}
+
+	/** For a parallel codelet: the most workers one task may take. */
+	public int getMaxParallelism() {
+		return Integer.MAX_VALUE;
+	}
+
 	final long nativeId() {
 		long id = nativeId;
 		if (id < 0) {
@@ -36,16 +46,14 @@ public abstract class Codelet {
 				bits = new int[modes.length];
 				for (int i = 0; i < modes.length; i++) {
 					if (modes[i] == null) {
-						throw new IllegalArgumentException("codelet " + getName() + ": access mode " + i + " is null");
+						throw new NullPointerException("codelet " + getName() + ": access mode " + i + " is null");
 					}
 					bits[i] = modes[i].bits();
 				}
 			}
-			try {
-				id = Native.codelet(getName(), bits);
-			} catch (StarPUException e) {
-				throw new IllegalArgumentException(e.getMessage(), e);
-			}
+			CodeletType t = getType();
+			int type = t == CodeletType.SPMD ? Native.TYPE_SPMD : t == CodeletType.FORKJOIN ? Native.TYPE_FORKJOIN : Native.TYPE_SEQ;
+			id = Native.codelet(getName(), bits, type, getMaxParallelism());
 			nativeId = id;
 		}
 		return id;

@@ -6,15 +6,19 @@ import fr.labri.hpccloud.starpu.data.LongVectorHandle;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static fr.labri.hpccloud.starpu.StarPUTest.of;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_R;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_RW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,15 +27,32 @@ class ErrorsTest extends RuntimeFixture {
 	static final DataHandle.AccessMode[] NONE = new DataHandle.AccessMode[0];
 
 	@Test
+	void everyKindHasItsOwnExceptionClassAndErrno() {
+		for (ErrorKind k : ErrorKind.values()) {
+			StarPUException e = StarPUException.of(k.coreName(), "m", null, null);
+			assertEquals(k.coreName() + "Exception", e.getClass().getSimpleName());
+			assertSame(k, e.getKind());
+			assertEquals(k.errno(), e.getErrno());
+			assertSame(k, ErrorKind.named(k.coreName()));
+		}
+		assertEquals(22, ErrorKind.INVALID_ARGUMENT.errno());
+		assertEquals("EDEADLK", ErrorKind.DEADLOCK.errnoName());
+		assertNull(new StarPUException("mine").getKind());
+	}
+
+	@Test
 	void anExceptionInACodeletSurfacesAtTaskWaitForAllWithItsCause() throws StarPUException {
 		IllegalStateException boom = new IllegalStateException("boom");
 		StarPU.submitTask(of("thrower", NONE, b -> {
 			throw boom;
 		}), false);
-		StarPUException e = assertThrows(StarPUException.class, StarPU::taskWaitForAll);
+		TaskFailedException e = assertThrows(TaskFailedException.class, StarPU::taskWaitForAll);
 		assertSame(boom, e.getCause());
+		assertEquals("thrower", e.getTaskName());
+		assertEquals(125, e.getErrno());
 		assertTrue(e.getMessage().contains("1 task failed"), e.getMessage());
 		assertTrue(e.getMessage().contains("boom"), e.getMessage());
+		assertTrue(e.getMessage().contains("thrower"), e.getMessage());
 		// The runtime keeps running, and the failure was reported once.
 		AtomicInteger ran = new AtomicInteger();
 		StarPU.submitTask(of("after", NONE, b -> ran.incrementAndGet()), true);
@@ -42,10 +63,11 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void aSynchronousSubmissionThrowsTheCodeletsException() {
 		ArithmeticException div = new ArithmeticException("/ by zero");
-		StarPUException e = assertThrows(StarPUException.class, () -> StarPU.submitTask(of("div", NONE, b -> {
+		TaskFailedException e = assertThrows(TaskFailedException.class, () -> StarPU.submitTask(of("div", NONE, b -> {
 			throw div;
 		}), true));
 		assertSame(div, e.getCause());
+		assertTrue(e.getMessage().contains("div"), e.getMessage());
 	}
 
 	@Test
@@ -55,8 +77,22 @@ class ErrorsTest extends RuntimeFixture {
 		long bad = StarPU.submitTask_(of("bad", NONE, b -> {
 			throw first;
 		}));
-		StarPUException e = assertThrows(StarPUException.class, () -> StarPU.waitForTasks(new long[] { ok, bad }));
+		TaskFailedException e = assertThrows(TaskFailedException.class, () -> StarPU.waitForTasks(new long[] { ok, bad }));
 		assertSame(first, e.getCause());
+		assertEquals("bad", e.getTaskName());
+	}
+
+	@Test
+	void waitingForATaskObjectThrowsWhatItsCodeletThrew() {
+		Error err = new AssertionError("inside");
+		Task t = StarPU.task(of("checker", NONE, b -> {
+			throw err;
+		})).name("named-task").detach(false);
+		t.submit();
+		TaskFailedException e = assertThrows(TaskFailedException.class, t::waitFor);
+		assertSame(err, e.getCause());
+		assertEquals("named-task", e.getTaskName());
+		assertTrue(e.getMessage().contains("named-task"), e.getMessage());
 	}
 
 	@Test
@@ -76,7 +112,7 @@ class ErrorsTest extends RuntimeFixture {
 				throw new RuntimeException("no");
 			}), false, x);
 			StarPU.submitTask(of("set", new DataHandle.AccessMode[] { STARPU_RW }, b -> ((LongVariableHandle) b[0]).setValue(7)), false, x);
-			assertThrows(StarPUException.class, StarPU::taskWaitForAll);
+			assertThrows(TaskFailedException.class, StarPU::taskWaitForAll);
 			x.acquire();
 			assertEquals(7, x.getValue());
 			x.release();
@@ -84,11 +120,20 @@ class ErrorsTest extends RuntimeFixture {
 	}
 
 	@Test
-	void theWrongNumberOfHandlesIsRefused() throws StarPUException {
+	void theWrongNumberOfHandlesIsAnInvalidArgument() throws StarPUException {
 		try (LongVariableHandle x = LongVariableHandle.register()) {
 			Codelet two = of("two", new DataHandle.AccessMode[] { STARPU_R, STARPU_RW }, b -> { });
-			StarPUException e = assertThrows(StarPUException.class, () -> StarPU.submitTask(two, false, x));
+			InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> StarPU.submitTask(two, false, x));
+			assertEquals(22, e.getErrno());
 			assertTrue(e.getMessage().contains("declares 2 buffer(s) but the task has 1"), e.getMessage());
+		}
+	}
+
+	@Test
+	void aModeOtherThanTheCodeletsIsAnInvalidArgument() {
+		try (LongVariableHandle x = LongVariableHandle.register()) {
+			Codelet reads = of("reads", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
+			assertThrows(InvalidArgumentException.class, () -> StarPU.task(reads).buffer(x, STARPU_RW).submit());
 		}
 	}
 
@@ -98,37 +143,72 @@ class ErrorsTest extends RuntimeFixture {
 		v.close();
 		assertFalse(v.isRegistered());
 		Codelet one = of("one", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
-		StarPUException e = assertThrows(StarPUException.class, () -> StarPU.submitTask(one, false, v));
-		assertTrue(e.getMessage().contains("not registered"), e.getMessage());
-		assertThrows(IllegalStateException.class, v::acquire);
+		InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> StarPU.submitTask(one, false, v));
+		assertTrue(e.getMessage().contains("unregistered"), e.getMessage());
+		assertThrows(InvalidArgumentException.class, v::acquire);
 		v.close(); // closing twice is harmless
 	}
 
 	@Test
-	void aNullHandleIsRefused() {
+	void aNullHandleIsTheRuntimesNullHandle() {
 		Codelet one = of("one", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
-		StarPUException e = assertThrows(StarPUException.class, () -> StarPU.submitTask(one, false, (DataHandle) null));
-		assertTrue(e.getMessage().contains("null"), e.getMessage());
+		InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+				() -> StarPU.submitTask(one, false, (DataHandle) null));
+		assertTrue(e.getMessage().contains("buffer 0: data handle is NULL"), e.getMessage());
 	}
 
 	@Test
-	void acquiringInsideACodeletIsRefusedNotADeadlock() throws StarPUException {
+	void acquiringInsideACodeletIsADeadlockErrorNotADeadlock() throws StarPUException {
+		AtomicReference<RuntimeException> inside = new AtomicReference<>();
 		try (LongVariableHandle x = LongVariableHandle.register(); LongVariableHandle y = LongVariableHandle.register()) {
-			StarPU.submitTask(of("acq", new DataHandle.AccessMode[] { STARPU_RW }, b -> y.acquire()), false, x);
-			StarPUException e = assertThrows(StarPUException.class, StarPU::taskWaitForAll);
-			assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
-			assertTrue(e.getCause().getMessage().contains("not allowed from a task"), e.getCause().getMessage());
+			StarPU.submitTask(of("acq", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+				try {
+					y.acquire();
+				} catch (RuntimeException e) {
+					inside.set(e);
+					throw e;
+				}
+			}), false, x);
+			TaskFailedException e = assertThrows(TaskFailedException.class, StarPU::taskWaitForAll);
+			DeadlockException d = assertInstanceOf(DeadlockException.class, e.getCause());
+			assertSame(inside.get(), d);
+			assertEquals(35, d.getErrno());
+			assertTrue(d.getMessage().contains("not allowed from a task"), d.getMessage());
 		}
 	}
 
 	@Test
-	void callsOutsideInitAreRefusedClearly() throws StarPUException {
+	void anIdNoTaskEverHadIsNotFound() {
+		NotFoundException e = assertThrows(NotFoundException.class, () -> StarPU.waitForTasks(new long[] { Long.MAX_VALUE }));
+		assertEquals(2, e.getErrno());
+	}
+
+	@Test
+	void aWaitWithATimeLimitRunsOut() throws Exception {
+		CountDownLatch gate = new CountDownLatch(1);
+		Task t = StarPU.task(of("blocked", NONE, b -> {
+			try {
+				gate.await();
+			} catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+			}
+		})).detach(false);
+		t.submit();
+		TimeoutException e = assertThrows(TimeoutException.class, () -> t.waitFor(20, TimeUnit.MILLISECONDS));
+		assertEquals(110, e.getErrno());
+		gate.countDown();
+		t.waitFor(30, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void callsOutsideInitAreNotInitialized() throws StarPUException {
 		StarPU.shutdown();
-		StarPUException e = assertThrows(StarPUException.class,
+		NotInitializedException e = assertThrows(NotInitializedException.class,
 				() -> StarPU.submitTask(of("x", NONE, b -> { }), false));
 		assertTrue(e.getMessage().contains("not running"), e.getMessage());
-		assertThrows(StarPUException.class, StarPU::taskWaitForAll);
-		assertThrows(IllegalStateException.class, () -> LongVectorHandle.register(3));
-		assertThrows(StarPUException.class, StarPU::shutdown);
+		assertEquals(19, e.getErrno());
+		assertThrows(NotInitializedException.class, StarPU::taskWaitForAll);
+		assertThrows(NotInitializedException.class, () -> LongVectorHandle.register(3));
+		assertThrows(NotInitializedException.class, StarPU::shutdown);
 	}
 }

@@ -5,11 +5,14 @@ import org.junit.jupiter.api.BeforeEach;
 
 import java.util.Map;
 
-/** Each test gets a fresh runtime with two CPU workers. */
+/**
+ * Each test gets a fresh runtime with two CPU workers under the default policy (set each
+ * time: the environment is the process's, and a test may start its runtime with another).
+ */
 public abstract class RuntimeFixture {
 	@BeforeEach
 	void start() throws StarPUException {
-		StarPU.init(Map.of("STARPU_NCPU", "2", "STARPU_SILENT", "1"));
+		StarPU.init(Map.of("STARPU_NCPU", "2", "STARPU_SILENT", "1", "STARPU_SCHED", "lws"));
 	}
 
 	@AfterEach

@@ -3,6 +3,8 @@ package fr.labri.hpccloud.starpu.data;
 import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
+import fr.labri.hpccloud.starpu.Task;
+import fr.labri.hpccloud.starpu.TaskFailedException;
 import fr.labri.hpccloud.starpu.internal.Native;
 
 import java.lang.ref.Cleaner;
@@ -29,15 +31,15 @@ final class Blocks {
 
 	/** A new block holding {@code items[0..size)}; unregistered once unreachable. */
 	static <E> VectorHandle<E> block(Object[] items, int size) {
-		VectorHandle<E> b = new VectorHandle<E>(VectorHandle.registerObjects(0), 0).setRegistered();
+		VectorHandle<E> b = new VectorHandle<E>(Native.registerObjects(0), 0);
 		b.replace(items, size);
 		long h = b.nativeHandle;
 		// No task can still use an unreachable block (a pending task holds its handles), so
 		// unregistering it then only waits for nothing; `later` makes it never block.
 		CLEANER.register(b, () -> {
 			try {
-				Native.unregister(h, true);
-			} catch (StarPUException | RuntimeException gone) {
+				Native.unregister(h, Native.UNREGISTER_SUBMIT);
+			} catch (RuntimeException gone) {
 				// The runtime stopped (or the handle went with it): nothing left to free.
 			}
 		});
@@ -103,20 +105,16 @@ final class Blocks {
 	static final DataHandle.AccessMode[] RW = { DataHandle.AccessMode.STARPU_RW };
 
 	static void submit(Codelet cl, DataHandle... handles) throws StarPUException {
-		StarPU.task(cl).handles(handles).submit();
+		StarPU.submitTask(cl, false, handles);
 	}
 
 	/** Submits a task reading {@code inputs} and writing {@code out} (a codelet with variable buffers). */
 	static void submitGather(Codelet cl, List<? extends DataHandle> inputs, DataHandle out) throws StarPUException {
-		DataHandle[] hs = new DataHandle[inputs.size() + 1];
-		int[] modes = new int[hs.length];
-		for (int i = 0; i < inputs.size(); i++) {
-			hs[i] = inputs.get(i);
-			modes[i] = DataHandle.AccessMode.STARPU_R.bits();
+		Task t = StarPU.task(cl);
+		for (DataHandle in : inputs) {
+			t.buffer(in, DataHandle.AccessMode.STARPU_R);
 		}
-		hs[hs.length - 1] = out;
-		modes[hs.length - 1] = DataHandle.AccessMode.STARPU_W.bits();
-		StarPU.task(cl).handles(hs).modeBits(modes).submit();
+		t.buffer(out, DataHandle.AccessMode.STARPU_W).submit();
 	}
 
 	/**
@@ -128,7 +126,7 @@ final class Blocks {
 		Throwable t = b.failure;
 		b.release();
 		if (t != null) {
-			throw new StarPUException("a DataSet operation failed: " + t, t);
+			throw new TaskFailedException("a DataSet operation failed: " + t, t, null);
 		}
 	}
 

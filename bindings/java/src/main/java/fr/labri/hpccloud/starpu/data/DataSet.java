@@ -51,11 +51,7 @@ public class DataSet<T> {
 	public DataSet(Collection<T> input, int nbParts) {
 		this(input);
 		if (nbParts > 1) {
-			try {
-				split(nbParts);
-			} catch (StarPUException e) {
-				throw new IllegalStateException(e.getMessage(), e);
-			}
+			split(nbParts);
 		}
 	}
 

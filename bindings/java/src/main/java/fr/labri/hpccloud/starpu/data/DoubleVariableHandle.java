@@ -1,15 +1,16 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
-import java.nio.DoubleBuffer;
 
 /**
  * One {@code double} in native memory shared with the runtime: tasks and Java read and write
  * it in place.
  */
 public class DoubleVariableHandle extends DataHandle {
+	/** Null for data registered without a home (see {@link Memory#current}). */
 	private final ByteBuffer bytes;
-	private final DoubleBuffer value;
 
 	protected DoubleVariableHandle(long handle) {
 		super(handle);
@@ -19,21 +20,25 @@ public class DoubleVariableHandle extends DataHandle {
 	private DoubleVariableHandle(long handle, ByteBuffer bytes) {
 		super(handle);
 		this.bytes = bytes;
-		this.value = bytes.asDoubleBuffer();
 	}
 
 	/** Registers a new variable holding 0. */
 	public static DoubleVariableHandle register() {
-		ByteBuffer b = ScalarVectorHandle.allocate(1, 8);
-		return new DoubleVariableHandle(ScalarVectorHandle.register(b, fr.labri.hpccloud.starpu.internal.Native.KIND_DOUBLE, 1, true), b).setRegistered();
+		ByteBuffer b = Memory.allocate(1, 8);
+		return new DoubleVariableHandle(Memory.register(b, Native.KIND_DOUBLE, Native.SHAPE_VARIABLE, 1, 1), b);
+	}
+
+	/** Registers a variable without memory: the runtime allocates it where it is first needed. */
+	public static DoubleVariableHandle registerLazy() {
+		return new DoubleVariableHandle(Memory.register(null, Native.KIND_DOUBLE, Native.SHAPE_VARIABLE, 1, 1), null);
 	}
 
 	public double getValue() {
-		return value.get(0);
+		return Memory.current(this, bytes).getDouble(0);
 	}
 
 	public void setValue(double v) {
-		value.put(0, v);
+		Memory.current(this, bytes).putDouble(0, v);
 	}
 
 	@Override
@@ -42,7 +47,7 @@ public class DoubleVariableHandle extends DataHandle {
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
+	protected DataHandle newChild(long handle) {
 		throw new UnsupportedOperationException("a variable has no parts");
 	}
 }

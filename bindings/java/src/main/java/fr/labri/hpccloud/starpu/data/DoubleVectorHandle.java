@@ -1,6 +1,9 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 
 /**
@@ -8,16 +11,13 @@ import java.nio.DoubleBuffer;
  * {@link ScalarVectorHandle}).
  */
 public class DoubleVectorHandle extends ScalarVectorHandle<Double> {
-	private final DoubleBuffer values;
-
-	private DoubleVectorHandle(long handle, ByteBuffer bytes, int first, int size, boolean child) {
-		super(handle, bytes, first, size, child);
-		this.values = bytes.duplicate().order(bytes.order()).asDoubleBuffer();
+	private DoubleVectorHandle(long handle, ByteBuffer bytes, int size) {
+		super(handle, bytes, size);
 	}
 
 	/** Registers a new vector of {@code size} zeros. */
 	public static DoubleVectorHandle register(int size) {
-		return wrap(allocate(size, 8), size);
+		return wrap(Memory.allocate(size, 8), size);
 	}
 
 	/**
@@ -25,31 +25,39 @@ public class DoubleVectorHandle extends ScalarVectorHandle<Double> {
 	 * without copy: the runtime and the buffer share the memory from now on.
 	 */
 	public static DoubleVectorHandle wrap(ByteBuffer buffer, int size) {
-		return new DoubleVectorHandle(register(buffer, fr.labri.hpccloud.starpu.internal.Native.KIND_DOUBLE, size, false), buffer, 0, size, false).setRegistered();
+		return new DoubleVectorHandle(register(buffer, Native.KIND_DOUBLE, size), buffer, size);
+	}
+
+	/**
+	 * Registers a vector of {@code size} elements without memory: the runtime allocates it
+	 * where it is first needed (the first task using it must write it).
+	 */
+	public static DoubleVectorHandle registerLazy(int size) {
+		return new DoubleVectorHandle(register(null, Native.KIND_DOUBLE, size), null, size);
 	}
 
 	public double getValueAt(int index) {
-		return values.get(slot(index));
+		return bytes().getDouble(offset(index));
 	}
 
 	public void setValueAt(int index, double value) {
-		values.put(slot(index), value);
+		bytes().putDouble(offset(index), value);
 	}
 
 	/** This vector's values as a buffer (a view: no copy). */
 	public DoubleBuffer asBuffer() {
-		DoubleBuffer b = values.duplicate();
-		b.position(first).limit(first + size);
-		return b.slice();
+		ByteBuffer b = bytes().duplicate().order(ByteOrder.nativeOrder());
+		b.limit(getSize() * 8);
+		return b.asDoubleBuffer();
 	}
 
 	@Override
-	public DataHandle lentView(ByteBuffer lent) {
-		return new DoubleVectorHandle(0, lent, 0, lent.capacity() / 8, true);
+	int width() {
+		return 8;
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
-		return new DoubleVectorHandle(handle, bytes, this.first + first, length, true);
+	ScalarVectorHandle<Double> over(long handle, ByteBuffer bytes, int size) {
+		return new DoubleVectorHandle(handle, bytes, size);
 	}
 }

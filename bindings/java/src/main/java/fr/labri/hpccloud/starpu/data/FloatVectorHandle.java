@@ -1,6 +1,9 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 
 /**
@@ -8,16 +11,13 @@ import java.nio.FloatBuffer;
  * {@link ScalarVectorHandle}).
  */
 public class FloatVectorHandle extends ScalarVectorHandle<Float> {
-	private final FloatBuffer values;
-
-	private FloatVectorHandle(long handle, ByteBuffer bytes, int first, int size, boolean child) {
-		super(handle, bytes, first, size, child);
-		this.values = bytes.duplicate().order(bytes.order()).asFloatBuffer();
+	private FloatVectorHandle(long handle, ByteBuffer bytes, int size) {
+		super(handle, bytes, size);
 	}
 
 	/** Registers a new vector of {@code size} zeros. */
 	public static FloatVectorHandle register(int size) {
-		return wrap(allocate(size, 4), size);
+		return wrap(Memory.allocate(size, 4), size);
 	}
 
 	/**
@@ -25,31 +25,39 @@ public class FloatVectorHandle extends ScalarVectorHandle<Float> {
 	 * without copy: the runtime and the buffer share the memory from now on.
 	 */
 	public static FloatVectorHandle wrap(ByteBuffer buffer, int size) {
-		return new FloatVectorHandle(register(buffer, fr.labri.hpccloud.starpu.internal.Native.KIND_FLOAT, size, false), buffer, 0, size, false).setRegistered();
+		return new FloatVectorHandle(register(buffer, Native.KIND_FLOAT, size), buffer, size);
+	}
+
+	/**
+	 * Registers a vector of {@code size} elements without memory: the runtime allocates it
+	 * where it is first needed (the first task using it must write it).
+	 */
+	public static FloatVectorHandle registerLazy(int size) {
+		return new FloatVectorHandle(register(null, Native.KIND_FLOAT, size), null, size);
 	}
 
 	public float getValueAt(int index) {
-		return values.get(slot(index));
+		return bytes().getFloat(offset(index));
 	}
 
 	public void setValueAt(int index, float value) {
-		values.put(slot(index), value);
+		bytes().putFloat(offset(index), value);
 	}
 
 	/** This vector's values as a buffer (a view: no copy). */
 	public FloatBuffer asBuffer() {
-		FloatBuffer b = values.duplicate();
-		b.position(first).limit(first + size);
-		return b.slice();
+		ByteBuffer b = bytes().duplicate().order(ByteOrder.nativeOrder());
+		b.limit(getSize() * 4);
+		return b.asFloatBuffer();
 	}
 
 	@Override
-	public DataHandle lentView(ByteBuffer lent) {
-		return new FloatVectorHandle(0, lent, 0, lent.capacity() / 4, true);
+	int width() {
+		return 4;
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
-		return new FloatVectorHandle(handle, bytes, this.first + first, length, true);
+	ScalarVectorHandle<Float> over(long handle, ByteBuffer bytes, int size) {
+		return new FloatVectorHandle(handle, bytes, size);
 	}
 }

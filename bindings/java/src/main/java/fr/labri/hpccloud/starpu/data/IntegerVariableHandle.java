@@ -1,15 +1,16 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
-import java.nio.IntBuffer;
 
 /**
  * One {@code int} in native memory shared with the runtime: tasks and Java read and write
  * it in place.
  */
 public class IntegerVariableHandle extends DataHandle {
+	/** Null for data registered without a home (see {@link Memory#current}). */
 	private final ByteBuffer bytes;
-	private final IntBuffer value;
 
 	protected IntegerVariableHandle(long handle) {
 		super(handle);
@@ -19,21 +20,25 @@ public class IntegerVariableHandle extends DataHandle {
 	private IntegerVariableHandle(long handle, ByteBuffer bytes) {
 		super(handle);
 		this.bytes = bytes;
-		this.value = bytes.asIntBuffer();
 	}
 
 	/** Registers a new variable holding 0. */
 	public static IntegerVariableHandle register() {
-		ByteBuffer b = ScalarVectorHandle.allocate(1, 4);
-		return new IntegerVariableHandle(ScalarVectorHandle.register(b, fr.labri.hpccloud.starpu.internal.Native.KIND_INT, 1, true), b).setRegistered();
+		ByteBuffer b = Memory.allocate(1, 4);
+		return new IntegerVariableHandle(Memory.register(b, Native.KIND_INT, Native.SHAPE_VARIABLE, 1, 1), b);
+	}
+
+	/** Registers a variable without memory: the runtime allocates it where it is first needed. */
+	public static IntegerVariableHandle registerLazy() {
+		return new IntegerVariableHandle(Memory.register(null, Native.KIND_INT, Native.SHAPE_VARIABLE, 1, 1), null);
 	}
 
 	public int getValue() {
-		return value.get(0);
+		return Memory.current(this, bytes).getInt(0);
 	}
 
 	public void setValue(int v) {
-		value.put(0, v);
+		Memory.current(this, bytes).putInt(0, v);
 	}
 
 	@Override
@@ -42,7 +47,7 @@ public class IntegerVariableHandle extends DataHandle {
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
+	protected DataHandle newChild(long handle) {
 		throw new UnsupportedOperationException("a variable has no parts");
 	}
 }

@@ -1,6 +1,9 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 
 /**
@@ -8,16 +11,13 @@ import java.nio.IntBuffer;
  * {@link ScalarVectorHandle}).
  */
 public class IntegerVectorHandle extends ScalarVectorHandle<Integer> {
-	private final IntBuffer values;
-
-	private IntegerVectorHandle(long handle, ByteBuffer bytes, int first, int size, boolean child) {
-		super(handle, bytes, first, size, child);
-		this.values = bytes.duplicate().order(bytes.order()).asIntBuffer();
+	private IntegerVectorHandle(long handle, ByteBuffer bytes, int size) {
+		super(handle, bytes, size);
 	}
 
 	/** Registers a new vector of {@code size} zeros. */
 	public static IntegerVectorHandle register(int size) {
-		return wrap(allocate(size, 4), size);
+		return wrap(Memory.allocate(size, 4), size);
 	}
 
 	/**
@@ -25,31 +25,39 @@ public class IntegerVectorHandle extends ScalarVectorHandle<Integer> {
 	 * without copy: the runtime and the buffer share the memory from now on.
 	 */
 	public static IntegerVectorHandle wrap(ByteBuffer buffer, int size) {
-		return new IntegerVectorHandle(register(buffer, fr.labri.hpccloud.starpu.internal.Native.KIND_INT, size, false), buffer, 0, size, false).setRegistered();
+		return new IntegerVectorHandle(register(buffer, Native.KIND_INT, size), buffer, size);
+	}
+
+	/**
+	 * Registers a vector of {@code size} elements without memory: the runtime allocates it
+	 * where it is first needed (the first task using it must write it).
+	 */
+	public static IntegerVectorHandle registerLazy(int size) {
+		return new IntegerVectorHandle(register(null, Native.KIND_INT, size), null, size);
 	}
 
 	public int getValueAt(int index) {
-		return values.get(slot(index));
+		return bytes().getInt(offset(index));
 	}
 
 	public void setValueAt(int index, int value) {
-		values.put(slot(index), value);
+		bytes().putInt(offset(index), value);
 	}
 
 	/** This vector's values as a buffer (a view: no copy). */
 	public IntBuffer asBuffer() {
-		IntBuffer b = values.duplicate();
-		b.position(first).limit(first + size);
-		return b.slice();
+		ByteBuffer b = bytes().duplicate().order(ByteOrder.nativeOrder());
+		b.limit(getSize() * 4);
+		return b.asIntBuffer();
 	}
 
 	@Override
-	public DataHandle lentView(ByteBuffer lent) {
-		return new IntegerVectorHandle(0, lent, 0, lent.capacity() / 4, true);
+	int width() {
+		return 4;
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
-		return new IntegerVectorHandle(handle, bytes, this.first + first, length, true);
+	ScalarVectorHandle<Integer> over(long handle, ByteBuffer bytes, int size) {
+		return new IntegerVectorHandle(handle, bytes, size);
 	}
 }

@@ -1,15 +1,16 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
-import java.nio.LongBuffer;
 
 /**
  * One {@code long} in native memory shared with the runtime: tasks and Java read and write
  * it in place.
  */
 public class LongVariableHandle extends DataHandle {
+	/** Null for data registered without a home (see {@link Memory#current}). */
 	private final ByteBuffer bytes;
-	private final LongBuffer value;
 
 	protected LongVariableHandle(long handle) {
 		super(handle);
@@ -19,21 +20,25 @@ public class LongVariableHandle extends DataHandle {
 	private LongVariableHandle(long handle, ByteBuffer bytes) {
 		super(handle);
 		this.bytes = bytes;
-		this.value = bytes.asLongBuffer();
 	}
 
 	/** Registers a new variable holding 0. */
 	public static LongVariableHandle register() {
-		ByteBuffer b = ScalarVectorHandle.allocate(1, 8);
-		return new LongVariableHandle(ScalarVectorHandle.register(b, fr.labri.hpccloud.starpu.internal.Native.KIND_LONG, 1, true), b).setRegistered();
+		ByteBuffer b = Memory.allocate(1, 8);
+		return new LongVariableHandle(Memory.register(b, Native.KIND_LONG, Native.SHAPE_VARIABLE, 1, 1), b);
+	}
+
+	/** Registers a variable without memory: the runtime allocates it where it is first needed. */
+	public static LongVariableHandle registerLazy() {
+		return new LongVariableHandle(Memory.register(null, Native.KIND_LONG, Native.SHAPE_VARIABLE, 1, 1), null);
 	}
 
 	public long getValue() {
-		return value.get(0);
+		return Memory.current(this, bytes).getLong(0);
 	}
 
 	public void setValue(long v) {
-		value.put(0, v);
+		Memory.current(this, bytes).putLong(0, v);
 	}
 
 	@Override
@@ -42,7 +47,7 @@ public class LongVariableHandle extends DataHandle {
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
+	protected DataHandle newChild(long handle) {
 		throw new UnsupportedOperationException("a variable has no parts");
 	}
 }

@@ -1,6 +1,9 @@
 package fr.labri.hpccloud.starpu.data;
 
+import fr.labri.hpccloud.starpu.internal.Native;
+
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
 /**
@@ -8,16 +11,13 @@ import java.nio.LongBuffer;
  * {@link ScalarVectorHandle}).
  */
 public class LongVectorHandle extends ScalarVectorHandle<Long> {
-	private final LongBuffer values;
-
-	private LongVectorHandle(long handle, ByteBuffer bytes, int first, int size, boolean child) {
-		super(handle, bytes, first, size, child);
-		this.values = bytes.duplicate().order(bytes.order()).asLongBuffer();
+	private LongVectorHandle(long handle, ByteBuffer bytes, int size) {
+		super(handle, bytes, size);
 	}
 
 	/** Registers a new vector of {@code size} zeros. */
 	public static LongVectorHandle register(int size) {
-		return wrap(allocate(size, 8), size);
+		return wrap(Memory.allocate(size, 8), size);
 	}
 
 	/**
@@ -25,31 +25,39 @@ public class LongVectorHandle extends ScalarVectorHandle<Long> {
 	 * without copy: the runtime and the buffer share the memory from now on.
 	 */
 	public static LongVectorHandle wrap(ByteBuffer buffer, int size) {
-		return new LongVectorHandle(register(buffer, fr.labri.hpccloud.starpu.internal.Native.KIND_LONG, size, false), buffer, 0, size, false).setRegistered();
+		return new LongVectorHandle(register(buffer, Native.KIND_LONG, size), buffer, size);
+	}
+
+	/**
+	 * Registers a vector of {@code size} elements without memory: the runtime allocates it
+	 * where it is first needed (the first task using it must write it).
+	 */
+	public static LongVectorHandle registerLazy(int size) {
+		return new LongVectorHandle(register(null, Native.KIND_LONG, size), null, size);
 	}
 
 	public long getValueAt(int index) {
-		return values.get(slot(index));
+		return bytes().getLong(offset(index));
 	}
 
 	public void setValueAt(int index, long value) {
-		values.put(slot(index), value);
+		bytes().putLong(offset(index), value);
 	}
 
 	/** This vector's values as a buffer (a view: no copy). */
 	public LongBuffer asBuffer() {
-		LongBuffer b = values.duplicate();
-		b.position(first).limit(first + size);
-		return b.slice();
+		ByteBuffer b = bytes().duplicate().order(ByteOrder.nativeOrder());
+		b.limit(getSize() * 8);
+		return b.asLongBuffer();
 	}
 
 	@Override
-	public DataHandle lentView(ByteBuffer lent) {
-		return new LongVectorHandle(0, lent, 0, lent.capacity() / 8, true);
+	int width() {
+		return 8;
 	}
 
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
-		return new LongVectorHandle(handle, bytes, this.first + first, length, true);
+	ScalarVectorHandle<Long> over(long handle, ByteBuffer bytes, int size) {
+		return new LongVectorHandle(handle, bytes, size);
 	}
 }

@@ -1,6 +1,5 @@
 package fr.labri.hpccloud.starpu.data;
 
-import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.internal.Native;
 
 import java.io.ByteArrayInputStream;
@@ -53,7 +52,7 @@ public class VectorHandle<T> extends DataHandle {
 	}
 
 	private VectorHandle(long handle, Store store, int first, int length) {
-		super(handle, true);
+		super(handle);
 		this.store = store;
 		this.first = first;
 		this.length = length;
@@ -61,15 +60,7 @@ public class VectorHandle<T> extends DataHandle {
 
 	/** Registers a vector of {@code size} elements, all null. */
 	public static <E> VectorHandle<E> register(int size) {
-		return new VectorHandle<E>(registerObjects(size), size).setRegistered();
-	}
-
-	static long registerObjects(int size) {
-		try {
-			return Native.registerObjects(size);
-		} catch (StarPUException e) {
-			throw new IllegalStateException(e.getMessage(), e);
-		}
+		return new VectorHandle<E>(Native.registerObjects(size), size);
 	}
 
 	public int getSize() {
@@ -112,9 +103,32 @@ public class VectorHandle<T> extends DataHandle {
 		store.size = size;
 	}
 
+	/**
+	 * A SCRATCH buffer of a task: a vector of the same length, all null, the task's own (the
+	 * runtime lends the memory of the byte vector that stands for the objects).
+	 */
 	@Override
-	protected DataHandle newChild(long handle, int first, int length) {
-		return new VectorHandle<T>(handle, store, this.first + first, length);
+	public DataHandle lentView(java.nio.ByteBuffer bytes) {
+		return new VectorHandle<T>(0, bytes.capacity());
+	}
+
+	/** A vector of Java objects cannot take part in a reduction: its objects live in Java only. */
+	@Override
+	public void setReductionMethods(fr.labri.hpccloud.starpu.Codelet redux, fr.labri.hpccloud.starpu.Codelet init) {
+		throw new UnsupportedOperationException("data handle " + this
+				+ ": REDUX accesses need a vector, a matrix or a variable of primitive numbers");
+	}
+
+	/**
+	 * The runtime cuts the byte vector that stands for the objects; a child's place among
+	 * them is its bytes' place in its parent's.
+	 */
+	@Override
+	protected DataHandle newChild(long handle) {
+		long[] mine = Native.layout(nativeHandle);
+		long[] child = Native.layout(handle);
+		int offset = (int) (child[Native.LAYOUT_ADDRESS] - mine[Native.LAYOUT_ADDRESS]);
+		return new VectorHandle<T>(handle, store, first + offset, (int) child[Native.LAYOUT_NX]);
 	}
 
 	/** The elements, serialized (Java serialization). */

@@ -19,7 +19,12 @@ public final class Invocation {
 
 	public Invocation(Codelet codelet, DataHandle[] buffers) {
 		this.codelet = codelet;
-		this.buffers = buffers;
+		this.buffers = buffers == null ? new DataHandle[0] : buffers;
+	}
+
+	/** The task's handles, in order. */
+	public DataHandle[] buffers() {
+		return buffers;
 	}
 
 	/** Called by the runtime's worker; an exception propagates to the native caller. */
@@ -34,7 +39,8 @@ public final class Invocation {
 
 	/**
 	 * {@link #run}, with buffer {@code i} replaced by a view of {@code lent[i]} where that is
-	 * not null: the memory the runtime lends the task for a REDUX or SCRATCH access.
+	 * not null: the memory the runtime lends the task for a REDUX or SCRATCH access, or the
+	 * replica of data registered without a home.
 	 */
 	void runLent(ByteBuffer[] lent) {
 		DataHandle[] views = buffers.clone();

@@ -1,14 +1,17 @@
 package fr.labri.hpccloud.starpu.internal;
 
 import fr.labri.hpccloud.starpu.Codelet;
-import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.data.DataHandle;
+
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 
 /**
  * The native methods of the library (implemented in Rust, over the runtime's core). Not
- * for applications: use {@link fr.labri.hpccloud.starpu.StarPU} and the data handles.
- * Errors are thrown as {@link fr.labri.hpccloud.starpu.StarPUException}.
+ * for applications: use {@link fr.labri.hpccloud.starpu.StarPU}, tasks and data handles.
+ * Errors are thrown as the {@link fr.labri.hpccloud.starpu.StarPUException} subclass of
+ * their kind. The constants below are this class's protocol with the native library
+ * (bindings/java/native/src/protocol.rs names them the same way; a test checks the values).
  */
 public final class Native {
 	static {
@@ -17,47 +20,131 @@ public final class Native {
 
 	/** Element kinds of registered buffers. */
 	public static final int KIND_BYTE = 0, KIND_INT = 1, KIND_LONG = 2, KIND_FLOAT = 3, KIND_DOUBLE = 4;
+	/** Shapes of registered buffers. */
+	public static final int SHAPE_VARIABLE = 0, SHAPE_VECTOR = 1, SHAPE_MATRIX = 2;
 	/** Submission flags. */
-	public static final int SYNC = 1, WAITABLE = 2;
+	public static final int SYNC = 1, NODETACH = 2, TAGGED = 4;
+	/** How {@link #unregister} forgets a handle. */
+	public static final int UNREGISTER = 0, UNREGISTER_NO_COHERENCY = 1, UNREGISTER_SUBMIT = 2;
+	/** Filters. */
+	public static final int FILTER_VECTOR_BLOCK = 0, FILTER_MATRIX_BLOCK = 1, FILTER_MATRIX_VERTICAL_BLOCK = 2;
+	/** Partition plan switches. */
+	public static final int PLAN_PARTITION = 0, PLAN_PARTITION_READONLY = 1, PLAN_READWRITE_UPGRADE = 2,
+			PLAN_READONLY_DOWNGRADE = 3, PLAN_UNPARTITION = 4, PLAN_UNPARTITION_READONLY = 5, PLAN_CLEAN = 6;
+	/** Codelet types ({@link fr.labri.hpccloud.starpu.CodeletType}). */
+	public static final int TYPE_SEQ = 0, TYPE_SPMD = 1, TYPE_FORKJOIN = 2;
+	/** The entries of {@link #layout}. */
+	public static final int LAYOUT_ADDRESS = 0, LAYOUT_NX = 1, LAYOUT_NY = 2, LAYOUT_LD = 3;
 
 	private Native() {
 	}
 
-	public static native void setenv(String name, String value, boolean overwrite) throws StarPUException;
+	// The runtime.
 
-	public static native void init() throws StarPUException;
+	public static native void setenv(String name, String value, boolean overwrite);
 
-	public static native void shutdown() throws StarPUException;
+	public static native void init();
+
+	public static native void shutdown();
 
 	public static native boolean isInitialized();
 
-	public static native int workerCount() throws StarPUException;
+	public static native int workerCount();
 
-	public static native void waitForAll() throws StarPUException;
+	public static native int workerId();
 
-	public static native long codelet(String name, int[] modes) throws StarPUException;
+	public static native int combinedWorkerSize();
 
-	public static native long submit(long codelet, Invocation invocation, long[] handles, int[] modes,
-			int flags, int priority, String name, Runnable callback) throws StarPUException;
+	public static native int combinedWorkerRank();
 
-	public static native void waitTasks(long[] ids) throws StarPUException;
+	// Codelets and tasks.
 
-	public static native long registerBuffer(ByteBuffer buffer, int kind, int count, boolean variable) throws StarPUException;
+	public static native long codelet(String name, int[] modes, int type, int maxParallelism);
 
-	public static native long registerObjects(int count) throws StarPUException;
+	public static native long taskCreate();
 
-	public static native void unregister(long handle, boolean later) throws StarPUException;
+	public static native void taskFree(long task);
 
-	public static native void acquire(long handle, int mode) throws StarPUException;
+	public static native long taskId(long task);
 
-	public static native void release(long handle) throws StarPUException;
+	public static native void taskDeclareDeps(long task, long[] preds, boolean end);
 
-	public static native long partition(long handle, int parts) throws StarPUException;
+	/** Waits for the task; {@code timeoutNanos} < 0: without a time limit. */
+	public static native void taskWait(long task, long timeoutNanos);
 
-	public static native long[] children(long handle) throws StarPUException;
+	public static native long submit(long task, long codelet, Invocation invocation, long[] handles, int[] modes,
+			int flags, int priority, String name, Runnable callback, long tag, int context, long transaction);
 
-	public static native void unpartition(long handle) throws StarPUException;
+	public static native void waitTasks(long[] ids);
 
-	public static native void setReductionMethods(long handle, DataHandle shape, Codelet redux, Codelet init)
-			throws StarPUException;
+	public static native void waitForAll();
+
+	public static native void tagDeclareDeps(long tag, long[] deps);
+
+	public static native void tagNotify(long tag);
+
+	public static native void tagWait(long[] tags);
+
+	// Scheduling contexts and transactions.
+
+	public static native int contextCreate(String name, String policy, int[] workers);
+
+	public static native void contextAddWorkers(int context, int[] workers);
+
+	public static native void contextRemoveWorkers(int context, int[] workers);
+
+	public static native void contextSetInheritor(int context, int heir);
+
+	public static native void contextDelete(int context);
+
+	public static native long transactionOpen(BooleanSupplier start);
+
+	public static native void transactionNextEpoch(long transaction, BooleanSupplier start);
+
+	public static native void transactionClose(long transaction);
+
+	public static native void transactionFree(long transaction);
+
+	// Data.
+
+	/** Registers {@code buffer} (null: no home buffer) as a variable, vector or matrix of {@code nx} x {@code ny}. */
+	public static native long register(ByteBuffer buffer, int kind, int shape, int nx, int ny);
+
+	public static native long registerObjects(int count);
+
+	public static native boolean isRegistered(long handle);
+
+	public static native void unregister(long handle, int how);
+
+	/** Acquires; returns the main-memory replica of data registered without a home, null for others. */
+	public static native ByteBuffer acquire(long handle, int mode);
+
+	public static native void release(long handle);
+
+	public static native void invalidate(long handle);
+
+	public static native void setSequentialConsistency(long handle, boolean on);
+
+	/** The main-memory replica of the handle, null while it has none. */
+	public static native ByteBuffer buffer(long handle);
+
+	/** The handle's main-memory layout: {@code LAYOUT_*} entries (in elements, but the address). */
+	public static native long[] layout(long handle);
+
+	public static native void partition(long handle, int filter, int parts);
+
+	public static native void unpartition(long handle);
+
+	public static native int nchildren(long handle);
+
+	/** Child {@code index} of the partition of the handle, 0 if there is none. */
+	public static native long child(long handle, int index);
+
+	public static native long[] partitionPlan(long handle, int filter, int parts);
+
+	public static native void planSwitch(long handle, long[] children, int how);
+
+	public static native int nplans(long handle);
+
+	public static native void setReductionMethods(long handle, DataHandle shape, Codelet redux, Codelet init);
 }

@@ -4,6 +4,7 @@ import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.RuntimeFixture;
 import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
+import fr.labri.hpccloud.starpu.TaskFailedException;
 import org.junit.jupiter.api.Test;
 
 import java.util.Collections;
@@ -77,7 +78,7 @@ class ReductionsTest extends RuntimeFixture {
 		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_R }, b -> {
 		}), false, total);
 		StarPUException e = assertThrows(StarPUException.class, StarPU::taskWaitForAll);
-		assertTrue(e.getCause() instanceof IllegalStateException, "cause: " + e.getCause());
+		assertTrue(e instanceof TaskFailedException && e.getCause() instanceof IllegalStateException, "cause: " + e.getCause());
 		assertEquals("no folding today", e.getCause().getMessage());
 		total.unregister();
 	}
@@ -124,5 +125,32 @@ class ReductionsTest extends RuntimeFixture {
 		input.unregister();
 		scratch.unregister();
 		output.unregister();
+	}
+
+	@Test
+	void aScratchVectorOfObjectsIsAFreshVectorOfTheTasksOwn() throws StarPUException {
+		VectorHandle<Integer> scratch = VectorHandle.register(3);
+		VectorHandle<Integer> out = VectorHandle.register(1);
+		for (int i = 0; i < 3; i++) {
+			scratch.setValueAt(i, -1);
+		}
+		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_SCRATCH, STARPU_W }, b -> {
+			@SuppressWarnings("unchecked")
+			VectorHandle<Integer> tmp = (VectorHandle<Integer>) b[0];
+			@SuppressWarnings("unchecked")
+			VectorHandle<Integer> o = (VectorHandle<Integer>) b[1];
+			assertNotSame(scratch, tmp);
+			assertEquals(3, tmp.getSize());
+			int s = 0;
+			for (int i = 0; i < 3; i++) {
+				tmp.setValueAt(i, i * i);
+				s += tmp.getValueAt(i);
+			}
+			o.setValueAt(0, s);
+		}), true, scratch, out);
+		assertEquals(5, out.getValueAt(0));
+		assertEquals(-1, scratch.getValueAt(2), "a SCRATCH task wrote the registered vector");
+		scratch.unregister();
+		out.unregister();
 	}
 }
