@@ -2081,6 +2081,17 @@ module fstarpu_mod
 
                 subroutine fstarpu_cublas_shutdown() bind(C, name="starpu_cublas_shutdown")
                 end subroutine fstarpu_cublas_shutdown
+
+                ! This project's extension (not in StarPU's module): the code of the last
+                ! error of the calling thread (0, or a negative errno), and forgetting it.
+                ! fstarpu_rs_last_error / _kind below give its text and its kind's name.
+                function fstarpu_rs_last_error_code() bind(C, name="starpu_rs_last_error_code")
+                        import :: c_int
+                        integer(c_int) :: fstarpu_rs_last_error_code
+                end function fstarpu_rs_last_error_code
+
+                subroutine fstarpu_rs_clear_last_error() bind(C, name="starpu_rs_clear_last_error")
+                end subroutine fstarpu_rs_clear_last_error
         end interface
 
 contains
@@ -2104,6 +2115,57 @@ contains
                 end interface
                 constant = c_get_constant(name // c_null_char)
         end function constant
+
+        ! A Fortran copy of the NUL-terminated C string at p ("" for C_NULL_PTR).
+        function c_string(p) result(s)
+                type(c_ptr), intent(in) :: p
+                character(len=:), allocatable :: s
+                character(kind=c_char), pointer :: chars(:)
+                integer(c_size_t) :: n, i
+                interface
+                        function c_strlen(str) bind(C, name="strlen")
+                                import :: c_ptr, c_size_t
+                                integer(c_size_t) :: c_strlen
+                                type(c_ptr), value, intent(in) :: str
+                        end function c_strlen
+                end interface
+                if (.not. c_associated(p)) then
+                        s = ""
+                        return
+                end if
+                n = c_strlen(p)
+                call c_f_pointer(p, chars, [n])
+                allocate(character(len=n) :: s)
+                do i = 1, n
+                        s(i:i) = chars(i)
+                end do
+        end function c_string
+
+        ! This project's extension: the last error of the calling thread, "call: cause" as
+        ! the C face reports it (a failing routine also prints it on stderr), or "" if none.
+        function fstarpu_rs_last_error() result(msg)
+                character(len=:), allocatable :: msg
+                interface
+                        function c_last_error() bind(C, name="starpu_rs_last_error")
+                                import :: c_ptr
+                                type(c_ptr) :: c_last_error
+                        end function c_last_error
+                end interface
+                msg = c_string(c_last_error())
+        end function fstarpu_rs_last_error
+
+        ! This project's extension: the stable name of the last error's kind
+        ! ("InvalidArgument", "Deadlock", ..., the names every face uses), or "" if none.
+        function fstarpu_rs_last_error_kind() result(kind)
+                character(len=:), allocatable :: kind
+                interface
+                        function c_last_error_kind() bind(C, name="starpu_rs_last_error_kind")
+                                import :: c_ptr
+                                type(c_ptr) :: c_last_error_kind
+                        end function c_last_error_kind
+                end interface
+                kind = c_string(c_last_error_kind())
+        end function fstarpu_rs_last_error_kind
 
         ! Initializes every FSTARPU_* constant, then StarPU (conf: C_NULL_PTR for the
         ! defaults, or from fstarpu_conf_allocate). 0, or StarPU's negative error code

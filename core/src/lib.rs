@@ -9,6 +9,10 @@
 //! This crate is the one implementation behind every language face (C, Fortran, Python,
 //! Java); it exposes a safe Rust API and no C types. Interface descriptions are
 //! `#[repr(C)]` because kernels in every language read them in place.
+//!
+//! The crate's README (below) is its face's page: an example (run as a doctest) and the
+//! error table.
+#![doc = include_str!("../README.md")]
 
 pub mod bound;
 pub mod config;

@@ -1,7 +1,8 @@
 ! insert_values: fstarpu_task_insert with values of several types, priorities, a
 ! callback, a tag, packed arguments (fstarpu_codelet_pack_args + FSTARPU_CL_ARGS), a task
 ! built then submitted and waited for (fstarpu_task_build), and malformed argument arrays
-! refused by fstarpu_task_insert_ret without submitting anything.
+! refused by fstarpu_task_insert_ret without submitting anything, their cause read back
+! with fstarpu_rs_last_error / _code / _kind (this project's extension).
 module insert_values_state
         use iso_c_binding
         use fstarpu_mod
@@ -145,8 +146,18 @@ program insert_values
         if (ret /= -22) error stop "insert_values: an unknown key was accepted"
         ret = fstarpu_task_insert_ret((/ record_cl, FSTARPU_VALUE, c_loc(i), FSTARPU_SZ_C_INT /))
         if (ret /= -22) error stop "insert_values: a missing terminator was accepted"
+        call fstarpu_rs_clear_last_error()
         ret = fstarpu_task_insert_ret((/ record_cl, FSTARPU_PRIORITY /))
         if (ret /= -22) error stop "insert_values: a missing value was accepted"
+        ! The cause is readable (this project's extension): the routine, the element, the kind.
+        if (fstarpu_rs_last_error_code() /= -22) error stop "insert_values: last error code"
+        if (index(fstarpu_rs_last_error(), "fstarpu_task_insert") /= 1) then
+                write(*, '(a)') "last error: " // fstarpu_rs_last_error()
+                error stop "insert_values: the last error does not name the routine"
+        end if
+        if (fstarpu_rs_last_error_kind() /= "InvalidArgument") error stop "insert_values: last error kind"
+        call fstarpu_rs_clear_last_error()
+        if (len(fstarpu_rs_last_error()) /= 0) error stop "insert_values: cleared last error"
         ret = fstarpu_task_insert_ret((/ values_cl, FSTARPU_R, bogus, c_null_ptr /))
         if (ret /= -22) error stop "insert_values: an unregistered handle was accepted"
         call fstarpu_task_wait_for_all()

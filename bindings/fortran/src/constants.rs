@@ -6,18 +6,23 @@
 //! (`FSTARPU_SZ_*`) are computed in Fortran with `c_sizeof`.
 
 use crate::consts::*;
+use starpu_core::AccessMode;
 use libc::{c_char, c_int};
 use std::ffi::CStr;
 
-// The enums written in the C header's prelude (starpu_data_access_mode, ...).
-const R: isize = 1 << 0;
-const W: isize = 1 << 1;
-const SCRATCH: isize = 1 << 2;
-const REDUX: isize = 1 << 3;
-const COMMUTE: isize = 1 << 4;
-const SSEND: isize = 1 << 5;
-const LOCALITY: isize = 1 << 6;
-const MPI_REDUX: isize = 1 << 7;
+// The access modes, from the core's own list (the C header's enum starpu_data_access_mode
+// has the same values).
+const fn mode(m: AccessMode) -> isize {
+    m.bits() as isize
+}
+const R: isize = mode(AccessMode::R);
+const W: isize = mode(AccessMode::W);
+const SCRATCH: isize = mode(AccessMode::SCRATCH);
+const REDUX: isize = mode(AccessMode::REDUX);
+const COMMUTE: isize = mode(AccessMode::COMMUTE);
+const SSEND: isize = mode(AccessMode::SSEND);
+const LOCALITY: isize = mode(AccessMode::LOCALITY);
+const MPI_REDUX: isize = mode(AccessMode::MPI_REDUX);
 
 /// What a constant is, for `fstarpu_task_insert`'s messages.
 #[derive(Clone, Copy, PartialEq, Eq)]
