@@ -2116,25 +2116,23 @@ contains
                 constant = c_get_constant(name // c_null_char)
         end function constant
 
-        ! A Fortran copy of the NUL-terminated C string at p ("" for C_NULL_PTR).
+        ! A Fortran copy of the NUL-terminated C string at p ("" for C_NULL_PTR). The
+        ! characters are read up to the NUL only (the pointer's bound is just a limit).
         function c_string(p) result(s)
                 type(c_ptr), intent(in) :: p
                 character(len=:), allocatable :: s
                 character(kind=c_char), pointer :: chars(:)
-                integer(c_size_t) :: n, i
-                interface
-                        function c_strlen(str) bind(C, name="strlen")
-                                import :: c_ptr, c_size_t
-                                integer(c_size_t) :: c_strlen
-                                type(c_ptr), value, intent(in) :: str
-                        end function c_strlen
-                end interface
+                integer :: n, i
                 if (.not. c_associated(p)) then
                         s = ""
                         return
                 end if
-                n = c_strlen(p)
-                call c_f_pointer(p, chars, [n])
+                call c_f_pointer(p, chars, [65536])
+                n = 0
+                do while (n < size(chars))
+                        if (chars(n + 1) == c_null_char) exit
+                        n = n + 1
+                end do
                 allocate(character(len=n) :: s)
                 do i = 1, n
                         s(i:i) = chars(i)

@@ -6,8 +6,8 @@
 //! (`FSTARPU_SZ_*`) are computed in Fortran with `c_sizeof`.
 
 use crate::consts::*;
-use starpu_core::AccessMode;
 use libc::{c_char, c_int};
+use starpu_core::AccessMode;
 use std::ffi::CStr;
 
 // The access modes, from the core's own list (the C header's enum starpu_data_access_mode
