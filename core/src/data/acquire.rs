@@ -24,7 +24,7 @@ impl Runtime {
         mode: AccessMode,
     ) -> Result<TaskRef> {
         self.check_may_block("data acquisition")?;
-        let t = self.submit_acquisition(h, node, mode, None)?;
+        let t = self.submit_acquisition(h, node, mode, None, h.sequential_consistency())?;
         self.task_bell.wait_until(|| t.state() >= state::RUNNING);
         if let Some(e) = t.failure() {
             h.0.acquisitions
@@ -46,16 +46,18 @@ impl Runtime {
         mode: AccessMode,
         granted: Box<dyn FnOnce() + Send>,
     ) -> Result<()> {
-        self.submit_acquisition(h, node, mode, Some(granted))
+        self.submit_acquisition(h, node, mode, Some(granted), h.sequential_consistency())
             .map(|_| ())
     }
 
-    fn submit_acquisition(
+    /// Submits an acquisition of `h`, ordered after earlier accesses when `sequential`.
+    pub(super) fn submit_acquisition(
         &self,
         h: &DataHandle,
         node: AcquireNode,
         mode: AccessMode,
         granted: Option<Box<dyn FnOnce() + Send>>,
+        sequential: bool,
     ) -> Result<TaskRef> {
         h.check_usable()?;
         if let AcquireNode::Node(n) = node {
@@ -73,7 +75,7 @@ impl Runtime {
             accesses: smallvec![Access {
                 handle: h.clone(),
                 mode,
-                sequential: h.sequential_consistency(),
+                sequential,
             }],
             kind: TaskKind::Acquire(node),
             ..Default::default()
