@@ -159,7 +159,7 @@ fn run(ptr: usize, len: usize) -> Run {
 fn strided(runs: &mut Vec<Run>, ptr: usize, elemsize: usize, n: &[u32], ld: &[u32]) {
     let n: Vec<usize> = n.iter().map(|&x| x as usize).collect();
     let ld: Vec<usize> = ld.iter().map(|&x| x as usize).collect();
-    if n.iter().any(|&x| x == 0) {
+    if n.contains(&0) {
         return;
     }
     // Dimensions 0..k with no gap between lines fold into one run.
