@@ -29,6 +29,9 @@ pub mod job;
 pub mod knobs;
 pub mod memory;
 pub mod misc;
+/// cbindgen:ignore
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod pack;
 pub mod parallel;
 pub mod parallel_workers;
