@@ -3,7 +3,7 @@
 //! the data are taken from them, the crate decides where the task runs and moves the
 //! data, and the task itself is made by `starpu_task_insert`'s decoder.
 
-use super::{comm, handle, mpi};
+use super::{comm, handle};
 use crate::codelet;
 use crate::consts::*;
 use crate::ffi::{self, c_handle, report};
@@ -118,57 +118,68 @@ pub unsafe extern "C" fn _starpu_mpi_task_insert_args(
         &[]
     };
     ffi::int_call(name, || {
-        let m = mpi()?;
-        let d = decode(cl, args)?;
-        let c = comm(c);
-        let p = m.place(c, &d.data, d.execute_on.as_ref(), d.policy)?;
-        if action != _STARPU_MPI_POST_BUILD {
-            m.exchange_before(c, &d.data, &p, d.prio)?;
+        super::with_mpi(|m| insert_args(m, action, c, cl, args, out))
+    })
+}
+
+/// The body of `_starpu_mpi_task_insert_args`.
+unsafe fn insert_args(
+    m: &Mpi,
+    action: c_int,
+    c: MPI_Comm,
+    cl: *mut starpu_codelet,
+    args: &[_starpu_insert_arg],
+    out: *mut *mut starpu_task,
+) -> Result<()> {
+    let d = decode(cl, args)?;
+    let c = comm(c);
+    let p = m.place(c, &d.data, d.execute_on.as_ref(), d.policy)?;
+    if action != _STARPU_MPI_POST_BUILD {
+        m.exchange_before(c, &d.data, &p, d.prio)?;
+    }
+    if p.do_execute && action != _STARPU_MPI_POST_BUILD {
+        // The hook sees each task before its submission: with one, the task is built,
+        // shown, then submitted.
+        let hook = *PRE_SUBMIT_HOOK.lock().unwrap_or_else(|e| e.into_inner());
+        let submit_here = action == _STARPU_MPI_INSERT && hook.is_none();
+        let local = if submit_here {
+            _STARPU_INSERT_SUBMIT
+        } else {
+            _STARPU_INSERT_BUILD
+        };
+        let mut task = std::ptr::null_mut();
+        let ret = _starpu_task_insert_args(
+            local,
+            std::ptr::null_mut(),
+            cl,
+            args.as_ptr(),
+            args.len() as c_int,
+            &mut task,
+        );
+        if ret != 0 {
+            return Err(Error::new(
+                errno_kind(ret),
+                "the task could not be made (see above)",
+            ));
         }
-        if p.do_execute && action != _STARPU_MPI_POST_BUILD {
-            // The hook sees each task before its submission: with one, the task is built,
-            // shown, then submitted.
-            let hook = *PRE_SUBMIT_HOOK.lock().unwrap_or_else(|e| e.into_inner());
-            let submit_here = action == _STARPU_MPI_INSERT && hook.is_none();
-            let local = if submit_here {
-                _STARPU_INSERT_SUBMIT
-            } else {
-                _STARPU_INSERT_BUILD
-            };
-            let mut task = std::ptr::null_mut();
-            let ret = _starpu_task_insert_args(
-                local,
-                std::ptr::null_mut(),
-                cl,
-                args.as_ptr(),
-                args.len() as c_int,
-                &mut task,
-            );
+        if action == _STARPU_MPI_BUILD && !out.is_null() {
+            *out = task;
+        } else if let (false, Some(f)) = (submit_here, hook) {
+            f(task);
+            let ret = crate::task::starpu_task_submit(task);
             if ret != 0 {
+                crate::task::starpu_task_destroy(task);
                 return Err(Error::new(
                     errno_kind(ret),
-                    "the task could not be made (see above)",
+                    "the task could not be submitted (see above)",
                 ));
             }
-            if action == _STARPU_MPI_BUILD && !out.is_null() {
-                *out = task;
-            } else if let (false, Some(f)) = (submit_here, hook) {
-                f(task);
-                let ret = crate::task::starpu_task_submit(task);
-                if ret != 0 {
-                    crate::task::starpu_task_destroy(task);
-                    return Err(Error::new(
-                        errno_kind(ret),
-                        "the task could not be submitted (see above)",
-                    ));
-                }
-            }
         }
-        if action != _STARPU_MPI_BUILD {
-            m.exchange_after(c, &d.data, &p, d.prio)?;
-        }
-        Ok(())
-    })
+    }
+    if action != _STARPU_MPI_BUILD {
+        m.exchange_after(c, &d.data, &p, d.prio)?;
+    }
+    Ok(())
 }
 
 fn errno_kind(ret: c_int) -> starpu_core::ErrorKind {
@@ -190,24 +201,34 @@ pub struct starpu_mpi_task_exchange_params {
     pub priority: c_int,
 }
 
-/// The task's data as `starpu_data_descr` records and as the crate's accesses.
+/// The task's data as `starpu_data_descr` records and as the crate's accesses. Their
+/// number and modes come from the codelet, or from the task for codelets with a
+/// variable number of buffers (StarPU's `STARPU_TASK_GET_NBUFFERS` / `_GET_MODE`).
 unsafe fn task_data(
     task: *mut starpu_task,
     descrs: *mut starpu_data_descr,
 ) -> Result<Vec<DataAccess>> {
     let t = &*task;
-    let n = t.nbuffers.max(0) as usize;
+    let variable = t.cl.is_null() || (*t.cl).nbuffers == STARPU_VARIABLE_NBUFFERS;
+    let n = if variable {
+        t.nbuffers
+    } else {
+        (*t.cl).nbuffers
+    }
+    .max(0) as usize;
+    let cl = (!t.cl.is_null()).then(|| codelet::lookup(t.cl));
+    let task_modes = variable || !t.dyn_modes.is_null();
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let (h, mode) = if t.dyn_handles.is_null() {
-            (t.handles[i], t.modes[i])
+        let h = if t.dyn_handles.is_null() {
+            t.handles[i]
         } else {
-            (*t.dyn_handles.add(i), *t.dyn_modes.add(i))
+            *t.dyn_handles.add(i)
         };
-        let mode = if mode == 0 && !t.cl.is_null() {
-            codelet::lookup(t.cl).modes.get(i).map_or(0, |m| m.0)
-        } else {
-            mode
+        let mode = match (&cl, task_modes) {
+            (Some(c), false) => c.modes.get(i).map_or(0, |m| m.0),
+            _ if t.dyn_modes.is_null() => t.modes[i],
+            _ => *t.dyn_modes.add(i),
         };
         *descrs.add(i) = starpu_data_descr { handle: h, mode };
         out.push(access(h, mode)?);

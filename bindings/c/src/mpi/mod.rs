@@ -81,9 +81,21 @@ impl Callback {
     }
 }
 
+/// Runs `f` with StarPU-MPI; an error names this process's rank (in a run of many
+/// processes, the one that erred).
+pub(crate) fn with_mpi<R>(f: impl FnOnce(&Arc<Mpi>) -> Result<R>) -> Result<R> {
+    let m = mpi()?;
+    f(&m).map_err(|mut e| {
+        if !e.message.starts_with("rank ") {
+            e.message = format!("rank {}: {}", m.world_rank(), e.message);
+        }
+        e
+    })
+}
+
 /// An entry point of StarPU-MPI returning 0 or -errno, guarded like the others.
 pub(crate) fn call(name: &str, f: impl FnOnce(&Arc<Mpi>) -> Result<()>) -> c_int {
-    ffi::int_call(name, || f(&mpi()?))
+    ffi::int_call(name, || with_mpi(f))
 }
 
 /// An entry point with no error return: errors are printed and `fallback` returned.
@@ -92,7 +104,7 @@ pub(crate) fn value<R: Clone>(
     fallback: R,
     f: impl FnOnce(&Arc<Mpi>) -> Result<R>,
 ) -> R {
-    ffi::value_call(name, fallback, || f(&mpi()?))
+    ffi::value_call(name, fallback, || with_mpi(f))
 }
 
 /// The core handle behind a C handle.
