@@ -21,7 +21,7 @@ export STARPU_SILENT=1
 MPIRUN=(mpirun --oversubscribe -np "$NP")
 
 C_TESTS=$(make -s list)
-RUST_TESTS="rust_ring"
+RUST_TESTS="rust_ring scenarios"
 if ! pkg-config --exists starpumpi-1.4; then
 	echo "pkg-config cannot find starpumpi-1.4 (PKG_CONFIG_PATH=$PKG_CONFIG_PATH): run make install first" >&2
 	echo "0 passed, $(echo $C_TESTS $RUST_TESTS | wc -w) failed"
