@@ -45,6 +45,7 @@ ifeq ($(HAVE_MPI),yes)
 	# depends on it, for programs linked with -lstarpumpi-1.4.
 	$(CC) -shared -x c /dev/null -o $(LIBDIR)/libstarpumpi-$(VERSION).so -Wl,-soname,libstarpumpi-$(VERSION).so \
 		-Wl,--no-as-needed -L$(LIBDIR) -lstarpu-$(VERSION) -Wl,-rpath,$(LIBDIR)
+	install -m 644 bindings/fortran/fstarpu_mpi_mod.f90 $(INCDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|g' -e 's|@MPI_PC@|$(MPI_PC)|' \
 		bindings/c/starpumpi.pc.in > $(PCDIR)/starpumpi-$(VERSION).pc
 	sed -e 's|/starpu/$(VERSION)|/starpu/1.3|g' -e 's|starpu-$(VERSION)|starpu-1.3|' \

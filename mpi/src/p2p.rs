@@ -191,6 +191,12 @@ impl Mpi {
     /// distributed reductions are made first.
     pub fn wait_for_all(&self) -> Result<()> {
         check_not_progression_thread("waiting for all communications")?;
+        if !self.rt.is_running() {
+            // The application stopped the runtime first (StarPU's Fortran examples do):
+            // no task is left, only communications.
+            self.shared.wait_idle();
+            return Ok(());
+        }
         self.wrap_up_reductions()?;
         loop {
             self.shared.wait_idle();

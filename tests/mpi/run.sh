@@ -36,11 +36,39 @@ fi
 (cd "$ROOT" && cargo build --release -q -p starpu-mpi --examples) >"$LOG/cargo.log" 2>&1 ||
 	sed 's/^/    /' "$LOG/cargo.log" | tail -20
 
-WANT=${*:-$C_TESTS $RUST_TESTS}
+# Every C symbol fstarpu_mpi_mod.f90 binds is in the library (a missing one would break
+# the link of any program using that routine).
+check_fortran_symbols() {
+	local module lib flat
+	module=$(pkg-config --variable=starpu_includedir starpumpi-1.4)/fstarpu_mpi_mod.f90
+	lib=$(pkg-config --variable=libdir starpumpi-1.4)/libstarpu-1.4.so
+	flat=$(sed ':a;N;$!ba;s/&\n *//g' "$module")
+	{
+		grep -oE 'bind\(C, *name="[a-z0-9_]+"\)' <<<"$flat" | sed -E 's/.*name="([a-z0-9_]+)".*/\1/'
+		grep -iE '^ *(subroutine|function) +fstarpu_[a-z0-9_]+ *\(.*\) *bind\(C\) *$' <<<"$flat" |
+			awk '{print tolower($2)}' | sed 's/(.*//'
+	} | sort -u >"$LOG/bound"
+	nm -D --defined-only "$lib" | awk '{print $3}' | sort -u >"$LOG/symbols"
+	comm -23 "$LOG/bound" "$LOG/symbols" >"$LOG/missing"
+	echo "$(wc -l <"$LOG/bound") symbols bound, $(wc -l <"$LOG/missing") missing: $(tr '\n' ' ' <"$LOG/missing")"
+	[ ! -s "$LOG/missing" ]
+}
+
+WANT=${*:-$C_TESTS $RUST_TESTS fortran_symbols}
 export STARPU_HOME=$LOG/home
 mkdir -p "$STARPU_HOME"
 pass=0 fail=0
 for t in $WANT; do
+	if [ "$t" = fortran_symbols ]; then
+		if check_fortran_symbols >"$LOG/out" 2>&1; then
+			printf 'PASS  %s (%s)\n' "$t" "$(cat "$LOG/out")"
+			pass=$((pass + 1))
+		else
+			printf 'FAIL  %s (%s)\n' "$t" "$(cat "$LOG/out")"
+			fail=$((fail + 1))
+		fi
+		continue
+	fi
 	if [ -x "bin/$t" ]; then
 		prog=bin/$t
 	elif [ -x "$ROOT/target/release/examples/$t" ]; then

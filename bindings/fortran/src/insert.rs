@@ -104,6 +104,20 @@ unsafe fn translate(
     list: &[*mut c_void],
     check_handles: bool,
 ) -> Result<(*mut starpu_codelet, Vec<_starpu_insert_arg>)> {
+    translate_for(list, check_handles, false)
+}
+
+/// `translate`; with `mpi`, StarPU-MPI's convention (`fstarpu_mpi_task_insert`): the rank
+/// of `FSTARPU_EXECUTE_ON_NODE` and the policy of `FSTARPU_NODE_SELECTION_POLICY` are
+/// `c_loc(an integer(c_int))`.
+///
+/// # Safety
+/// As `translate`.
+pub(crate) unsafe fn translate_for(
+    list: &[*mut c_void],
+    check_handles: bool,
+    mpi: bool,
+) -> Result<(*mut starpu_codelet, Vec<_starpu_insert_arg>)> {
     let check = |h: *mut c_void, what: &dyn Fn() -> String| match check_handles {
         true => check_handle(h, what),
         false => Ok(()),
@@ -182,6 +196,9 @@ unsafe fn translate(
             | STARPU_RECURSIVE_TASK_GEN_DAG_FUNC
             | STARPU_RECURSIVE_TASK_GEN_DAG_FUNC_ARG
             | STARPU_RECURSIVE_TASK_PARENT => record(key, p(r.value(at)?), NONE),
+            STARPU_EXECUTE_ON_NODE | STARPU_NODE_SELECTION_POLICY if mpi => {
+                record(key, i(r.deref::<c_int>(at)? as i64), NONE)
+            }
             // Values carried by the pointer itself.
             STARPU_EXECUTE_WHERE | STARPU_EXECUTE_ON_NODE | STARPU_NODE_SELECTION_POLICY => {
                 record(key, u(r.value(at)? as u64), NONE)

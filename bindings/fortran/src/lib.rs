@@ -24,6 +24,8 @@ mod constants;
 mod filters;
 mod insert;
 mod misc;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod sched_ctx;
 
 /// Prints `[starpu][ROUTINE] message` on stderr, the C face's format.
