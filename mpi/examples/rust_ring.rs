@@ -12,13 +12,7 @@ fn main() -> starpu_core::Result<()> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(16);
     let rt = starpu_core::init(Config::default())?;
-    let mpi = starpu_mpi::init(
-        rt.clone(),
-        StartOptions {
-            initialize_mpi: true,
-            comm: None,
-        },
-    )?;
+    let mpi = starpu_mpi::init(rt.clone(), StartOptions::default())?;
     let (me, n) = (mpi.world_rank(), mpi.world_size());
     let token = rt.register_variable(0i64)?;
     let increment = Arc::new(

@@ -236,13 +236,7 @@ fn main() -> starpu_core::Result<()> {
         silent: true,
         ..Config::default()
     })?;
-    let mpi = starpu_mpi::init(
-        rt.clone(),
-        StartOptions {
-            initialize_mpi: true,
-            comm: None,
-        },
-    )?;
+    let mpi = starpu_mpi::init(rt.clone(), StartOptions::default())?;
     if mpi.world_size() < 2 {
         eprintln!("needs at least 2 processes");
         std::process::exit(1);

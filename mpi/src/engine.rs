@@ -143,7 +143,7 @@ pub(crate) fn check_not_progression_thread(what: &str) -> Result<()> {
     Ok(())
 }
 
-/// How StarPU-MPI starts.
+/// How StarPU-MPI starts (by default it starts MPI too, on `MPI_COMM_WORLD`).
 #[derive(Clone, Copy, Debug)]
 pub struct StartOptions {
     /// Call `MPI_Init_thread` (and `MPI_Finalize` at shutdown); otherwise the application
@@ -151,6 +151,15 @@ pub struct StartOptions {
     pub initialize_mpi: bool,
     /// The communicator StarPU-MPI works on first (`MPI_COMM_WORLD` is registered too).
     pub comm: Option<Comm>,
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        StartOptions {
+            initialize_mpi: true,
+            comm: None,
+        }
+    }
 }
 
 /// The result of starting: the communicators registered, world first.

@@ -21,7 +21,7 @@
 //! use starpu_mpi::{Mpi, StartOptions, Transfer};
 //! # fn demo() -> starpu_core::Result<()> {
 //! let rt = starpu_core::init(starpu_core::Config::default())?;
-//! let mpi = starpu_mpi::init(rt.clone(), StartOptions { initialize_mpi: true, comm: None })?;
+//! let mpi = starpu_mpi::init(rt.clone(), StartOptions::default())?;
 //! let token = rt.register_variable(0i64)?;
 //! let (me, n) = (mpi.world_rank(), mpi.world_size());
 //! if me != 0 {

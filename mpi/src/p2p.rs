@@ -59,23 +59,8 @@ impl Mpi {
         info.check_rank(dest, "destination")?;
         let kind = Kind::Send { dest, sync: t.sync };
         let op = Op::new(kind, Some(h.clone()), info, tag, detached, then);
-        let ready = op.clone();
-        let shared = self.shared.clone();
         self.shared.begin();
-        let granted = Box::new(move || shared.push(Cmd::Send(ready)));
-        match self.rt.acquire_exact(
-            h,
-            AcquireNode::Node(MAIN_RAM),
-            AccessMode::R,
-            t.sequential,
-            granted,
-        ) {
-            Ok(a) => op.store(&self.rt, a),
-            Err(e) => {
-                self.shared.end();
-                return Err(e);
-            }
-        }
+        self.hold(&op, AccessMode::R, t.sequential, Cmd::Send)?;
         Ok(op)
     }
 
@@ -109,24 +94,38 @@ impl Mpi {
         self.shared.begin();
         // Posted first, so that the grant (maybe on this thread, right now) finds it.
         self.shared.push(Cmd::Recv(op.clone()));
-        let ready = op.clone();
-        let shared = self.shared.clone();
-        let granted = Box::new(move || shared.push(Cmd::Granted(ready)));
-        match self.rt.acquire_exact(
-            h,
-            AcquireNode::Node(MAIN_RAM),
-            AccessMode::W,
-            t.sequential,
-            granted,
-        ) {
-            Ok(a) => op.store(&self.rt, a),
-            Err(e) => {
-                self.shared.push(Cmd::Withdraw(op));
-                self.shared.end();
-                return Err(e);
-            }
+        if let Err(e) = self.hold(&op, AccessMode::W, t.sequential, Cmd::Granted) {
+            self.shared.push(Cmd::Withdraw(op));
+            return Err(e);
         }
         Ok(op)
+    }
+
+    /// Asks the runtime for `op`'s data in `mode`; `next(op)` goes to the progression
+    /// thread once it is granted. On an error the request no longer counts as pending.
+    fn hold(
+        &self,
+        op: &Arc<Op>,
+        mode: AccessMode,
+        sequential: bool,
+        next: fn(Arc<Op>) -> Cmd,
+    ) -> Result<()> {
+        let (ready, shared) = (op.clone(), self.shared.clone());
+        let granted = Box::new(move || shared.push(next(ready)));
+        let node = AcquireNode::Node(MAIN_RAM);
+        match self
+            .rt
+            .acquire_exact(op.handle(), node, mode, sequential, granted)
+        {
+            Ok(a) => {
+                op.store(&self.rt, a);
+                Ok(())
+            }
+            Err(e) => {
+                self.shared.end();
+                Err(e)
+            }
+        }
     }
 
     /// Sends `h` to rank `dest` under `tag` (`starpu_mpi_isend`, `_issend` with `sync`).

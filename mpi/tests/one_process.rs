@@ -13,23 +13,10 @@ fn one_process_talks_to_itself() -> starpu_core::Result<()> {
         silent: true,
         ..Config::default()
     })?;
-    let mpi = starpu_mpi::init(
-        rt.clone(),
-        StartOptions {
-            initialize_mpi: true,
-            comm: None,
-        },
-    )?;
+    let mpi = starpu_mpi::init(rt.clone(), StartOptions::default())?;
     assert_eq!((mpi.world_rank(), mpi.world_size()), (0, 1));
     assert!(
-        starpu_mpi::init(
-            rt.clone(),
-            StartOptions {
-                initialize_mpi: true,
-                comm: None
-            }
-        )
-        .is_err(),
+        starpu_mpi::init(rt.clone(), StartOptions::default()).is_err(),
         "one StarPU-MPI per process"
     );
 

@@ -29,16 +29,8 @@ static int mpi_common(int action, MPI_Comm comm, struct starpu_codelet *cl, va_l
 	return ret;
 }
 
+/* starpu_mpi_task_insert, and its other name starpu_mpi_insert_task. */
 int _starpu_mpi_c_task_insert(MPI_Comm comm, struct starpu_codelet *cl, ...)
-{
-	va_list ap;
-	va_start(ap, cl);
-	int ret = mpi_common(MPI_INSERT, comm, cl, &ap, NULL);
-	va_end(ap);
-	return ret;
-}
-
-int _starpu_mpi_c_insert_task(MPI_Comm comm, struct starpu_codelet *cl, ...)
 {
 	va_list ap;
 	va_start(ap, cl);

@@ -6,7 +6,7 @@
 //! `fstarpu_task_insert` (read by the same translation, with StarPU-MPI's convention for
 //! `FSTARPU_EXECUTE_ON_NODE`: `c_loc` of the rank).
 
-use super::insert::translate_for;
+use super::insert::translate_reported;
 use super::report;
 use crate::mpi::collective::*;
 use crate::mpi::init::*;
@@ -234,10 +234,9 @@ pub unsafe extern "C" fn fstarpu_mpi_isend_detached_unlock_tag(
     comm: MPI_Fint,
     tag: *const starpu_tag_t,
 ) -> c_int {
-    match tag.as_ref() {
-        Some(&t) => starpu_mpi_isend_detached_unlock_tag(h, dst, data_tag, f2c(comm), t),
-        None => null_tag("fstarpu_mpi_isend_detached_unlock_tag"),
-    }
+    with_tag("fstarpu_mpi_isend_detached_unlock_tag", tag, |t| {
+        starpu_mpi_isend_detached_unlock_tag(h, dst, data_tag, f2c(comm), t)
+    })
 }
 
 /// `starpu_mpi_isend_detached_unlock_tag_prio`.
@@ -253,10 +252,9 @@ pub unsafe extern "C" fn fstarpu_mpi_isend_detached_unlock_tag_prio(
     comm: MPI_Fint,
     tag: *const starpu_tag_t,
 ) -> c_int {
-    match tag.as_ref() {
-        Some(&t) => starpu_mpi_isend_detached_unlock_tag_prio(h, dst, data_tag, prio, f2c(comm), t),
-        None => null_tag("fstarpu_mpi_isend_detached_unlock_tag_prio"),
-    }
+    with_tag("fstarpu_mpi_isend_detached_unlock_tag_prio", tag, |t| {
+        starpu_mpi_isend_detached_unlock_tag_prio(h, dst, data_tag, prio, f2c(comm), t)
+    })
 }
 
 /// `starpu_mpi_irecv_detached_unlock_tag`.
@@ -271,10 +269,9 @@ pub unsafe extern "C" fn fstarpu_mpi_irecv_detached_unlock_tag(
     comm: MPI_Fint,
     tag: *const starpu_tag_t,
 ) -> c_int {
-    match tag.as_ref() {
-        Some(&t) => starpu_mpi_irecv_detached_unlock_tag(h, src, data_tag, f2c(comm), t),
-        None => null_tag("fstarpu_mpi_irecv_detached_unlock_tag"),
-    }
+    with_tag("fstarpu_mpi_irecv_detached_unlock_tag", tag, |t| {
+        starpu_mpi_irecv_detached_unlock_tag(h, src, data_tag, f2c(comm), t)
+    })
 }
 
 /// `starpu_mpi_irecv_detached_unlock_tag` (the name StarPU's module binds).
@@ -290,6 +287,18 @@ pub unsafe extern "C" fn fstarpu_mpi_recv_detached_unlock_tag(
     tag: *const starpu_tag_t,
 ) -> c_int {
     fstarpu_mpi_irecv_detached_unlock_tag(h, src, data_tag, comm, tag)
+}
+
+/// Calls `f` with the StarPU tag `tag` points to (Fortran passes it by reference).
+unsafe fn with_tag(
+    routine: &str,
+    tag: *const starpu_tag_t,
+    f: impl FnOnce(starpu_tag_t) -> c_int,
+) -> c_int {
+    match tag.as_ref() {
+        Some(&t) => f(t),
+        None => null_tag(routine),
+    }
 }
 
 fn null_tag(routine: &str) -> c_int {
@@ -417,19 +426,11 @@ unsafe fn mpi_insert(
         return -libc::EINVAL;
     }
     let comm = f2c(*(list[0] as *const MPI_Fint));
-    let translated =
-        std::panic::catch_unwind(|| translate_for(&list[1..], action == _STARPU_MPI_INSERT, true));
-    let (cl, args) = match translated {
-        Ok(Ok(t)) => t,
-        Ok(Err(message)) => {
-            // Elements are counted from the codelet: one more from the array's start.
-            report(routine, format_args!("{message} (counting from the codelet, element 2 of the array); no task was inserted"));
-            return -libc::EINVAL;
-        }
-        Err(_) => {
-            report(routine, "internal error while reading the argument array");
-            return -libc::EINVAL;
-        }
+    // Elements are counted from the codelet, one less than from the array's start.
+    let consequence = "elements counted from the codelet; no task was inserted";
+    let check = action == _STARPU_MPI_INSERT;
+    let Some((cl, args)) = translate_reported(routine, &list[1..], check, true, consequence) else {
+        return -libc::EINVAL;
     };
     _starpu_mpi_task_insert_args(action, comm, cl, args.as_ptr(), args.len() as c_int, out)
 }

@@ -22,7 +22,6 @@ use std::sync::Arc;
 
 extern "C" {
     fn _starpu_mpi_c_task_insert();
-    fn _starpu_mpi_c_insert_task();
     fn _starpu_mpi_c_task_build();
     fn _starpu_mpi_c_task_build_v();
     fn _starpu_mpi_c_task_post_build();
@@ -32,7 +31,7 @@ extern "C" {
 // The C-variadic (and va_list) entry points: bodies in csrc/mpi_varargs.c.
 crate::varargs::jump_exports! {
     starpu_mpi_task_insert => _starpu_mpi_c_task_insert,
-    starpu_mpi_insert_task => _starpu_mpi_c_insert_task,
+    starpu_mpi_insert_task => _starpu_mpi_c_task_insert,
     starpu_mpi_task_build => _starpu_mpi_c_task_build,
     starpu_mpi_task_build_v => _starpu_mpi_c_task_build_v,
     starpu_mpi_task_post_build => _starpu_mpi_c_task_post_build,

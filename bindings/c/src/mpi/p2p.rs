@@ -40,17 +40,31 @@ unsafe fn store(req: *mut starpu_mpi_req, r: Request) -> Result<()> {
     Ok(())
 }
 
-unsafe fn isend(
+/// A transfer's direction.
+#[derive(Clone, Copy)]
+enum Dir {
+    Send,
+    Recv,
+}
+
+/// Posts a send or a receive whose request goes to `*req`.
+unsafe fn post(
     name: &str,
+    dir: Dir,
     h: starpu_data_handle_t,
     req: *mut starpu_mpi_req,
-    dest: c_int,
+    peer: c_int,
     tag: starpu_mpi_tag_t,
     t: Transfer,
 ) -> c_int {
     call(name, |m| {
         ffi::non_null(req, "request pointer")?;
-        store(req, m.isend(&handle(h)?, dest, tag, &t)?)
+        let h = handle(h)?;
+        let r = match dir {
+            Dir::Send => m.isend(&h, peer, tag, &t)?,
+            Dir::Recv => m.irecv(&h, peer, tag, &t)?,
+        };
+        store(req, r)
     })
 }
 
@@ -66,7 +80,15 @@ pub unsafe extern "C" fn starpu_mpi_isend(
     tag: starpu_mpi_tag_t,
     c: MPI_Comm,
 ) -> c_int {
-    isend("starpu_mpi_isend", h, req, dest, tag, transfer(c, 0, false))
+    post(
+        "starpu_mpi_isend",
+        Dir::Send,
+        h,
+        req,
+        dest,
+        tag,
+        transfer(c, 0, false),
+    )
 }
 
 /// `starpu_mpi_isend_prio`.
@@ -82,8 +104,9 @@ pub unsafe extern "C" fn starpu_mpi_isend_prio(
     prio: c_int,
     c: MPI_Comm,
 ) -> c_int {
-    isend(
+    post(
         "starpu_mpi_isend_prio",
+        Dir::Send,
         h,
         req,
         dest,
@@ -104,7 +127,15 @@ pub unsafe extern "C" fn starpu_mpi_issend(
     tag: starpu_mpi_tag_t,
     c: MPI_Comm,
 ) -> c_int {
-    isend("starpu_mpi_issend", h, req, dest, tag, transfer(c, 0, true))
+    post(
+        "starpu_mpi_issend",
+        Dir::Send,
+        h,
+        req,
+        dest,
+        tag,
+        transfer(c, 0, true),
+    )
 }
 
 /// `starpu_mpi_issend_prio`.
@@ -120,28 +151,15 @@ pub unsafe extern "C" fn starpu_mpi_issend_prio(
     prio: c_int,
     c: MPI_Comm,
 ) -> c_int {
-    isend(
+    post(
         "starpu_mpi_issend_prio",
+        Dir::Send,
         h,
         req,
         dest,
         tag,
         transfer(c, prio, true),
     )
-}
-
-unsafe fn irecv(
-    name: &str,
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    t: Transfer,
-) -> c_int {
-    call(name, |m| {
-        ffi::non_null(req, "request pointer")?;
-        store(req, m.irecv(&handle(h)?, source, tag, &t)?)
-    })
 }
 
 /// `starpu_mpi_irecv`.
@@ -156,8 +174,9 @@ pub unsafe extern "C" fn starpu_mpi_irecv(
     tag: starpu_mpi_tag_t,
     c: MPI_Comm,
 ) -> c_int {
-    irecv(
+    post(
         "starpu_mpi_irecv",
+        Dir::Recv,
         h,
         req,
         source,
@@ -179,8 +198,9 @@ pub unsafe extern "C" fn starpu_mpi_irecv_prio(
     prio: c_int,
     c: MPI_Comm,
 ) -> c_int {
-    irecv(
+    post(
         "starpu_mpi_irecv_prio",
+        Dir::Recv,
         h,
         req,
         source,
