@@ -106,6 +106,26 @@ fn an_exact_release_ends_its_own_acquisition() {
     rx.recv().unwrap();
     rt.release_acquired(w);
     rt.release(&x).unwrap();
+    // Unregistration waits for a layer's acquisition (here released by another thread).
+    let (tx, rx) = mpsc::channel();
+    let held = rt
+        .acquire_exact(
+            &x,
+            AcquireNode::Node(MAIN_RAM),
+            AccessMode::R,
+            true,
+            Box::new(move || tx.send(()).unwrap()),
+        )
+        .unwrap();
+    rx.recv().unwrap();
+    let releaser = {
+        let rt = rt.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            rt.release_acquired(held);
+        })
+    };
     assert_eq!(rt.unregister_take::<i32>(&x).unwrap(), 1);
+    releaser.join().unwrap();
     rt.shutdown();
 }

@@ -6,9 +6,10 @@
 //! Application threads never call MPI: they queue commands (`Cmd`) here, after asking the
 //! runtime for the data. The runtime hands the data over (a callback on some thread) and
 //! that callback queues the next step. The thread polls MPI while requests are in flight
-//! (spinning a little first, for latency, then sleeping in growing steps up to 100
-//! microseconds between polls: StarPU's own thread spins all the time, which takes a core
-//! from the workers).
+//! (polling without pause for a millisecond after the last event, yielding the core to
+//! the other threads between polls, then sleeping in growing steps up to 100 microseconds
+//! between polls: StarPU's own thread spins all the time, which takes a core from the
+//! workers).
 //!
 //! A receive needs three things, in any order: its envelope, the data granted for
 //! writing, and the data message. Data whose receive is not posted yet (or whose handle
@@ -451,7 +452,9 @@ impl Engine {
             }
             let since = *idle_since.get_or_insert_with(Instant::now);
             if since.elapsed() < spin {
-                std::hint::spin_loop();
+                // Polling on, but letting the threads that share the core (the application's,
+                // the workers) run: with more processes than cores they must, for progress.
+                std::thread::yield_now();
                 continue;
             }
             let q = lock(&self.shared.queue);
@@ -865,7 +868,9 @@ fn tag_upper_bound(c: Comm) -> u32 {
 }
 
 /// How long the progression thread keeps polling once idle before it naps
-/// (`STARPU_MPI_POLLING_SPIN_US`, 50 microseconds by default), and its longest nap
+/// (`STARPU_MPI_POLLING_SPIN_US`, 1 millisecond by default: a nap costs at least the
+/// kernel's timer slack, 50 microseconds, so a peer that answers within a millisecond
+/// is seen at once), and its longest nap
 /// between polls while communications are in flight (`STARPU_MPI_POLLING_NAP_US`, 100):
 /// the worst added latency of a message that arrives while it naps.
 fn polling_times() -> (Duration, Duration) {
@@ -874,7 +879,7 @@ fn polling_times() -> (Duration, Duration) {
         Duration::from_micros(v.map_or(default, |v| v as u64))
     };
     (
-        us("STARPU_MPI_POLLING_SPIN_US", 50),
+        us("STARPU_MPI_POLLING_SPIN_US", 1000),
         us("STARPU_MPI_POLLING_NAP_US", 100),
     )
 }

@@ -13,8 +13,6 @@ use crate::context::Mpi;
 use crate::p2p::Transfer;
 use starpu_core::data::ReductionMethods;
 use starpu_core::{AccessMode, DataHandle, Error, Result};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 impl Mpi {
     fn methods(&self, h: &DataHandle) -> Result<ReductionMethods> {
@@ -124,36 +122,15 @@ impl Mpi {
     fn reduce_from(&self, h: &DataHandle, from: i32, tag: i64, t: &Transfer) -> Result<()> {
         let m = self.methods(h)?;
         let incoming = self.rt.register_like(h)?;
-        // The temporary data goes once it arrived and the fold is submitted, whichever
-        // happens last (the receive holds it until it ends, and may end first).
-        let left = Arc::new(AtomicUsize::new(2));
-        let drop_incoming = {
-            let (rt, incoming, left) = (self.rt.clone(), incoming.clone(), left.clone());
-            move || {
-                if left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                    if let Err(e) = rt.unregister_submit(&incoming) {
-                        eprintln!("[starpu][starpu_mpi] reduction: {e}");
-                    }
-                }
-            }
-        };
-        let on_arrival = drop_incoming.clone();
-        self.irecv_detached(
-            &incoming,
-            from,
-            tag,
-            t,
-            Some(Box::new(move |_| on_arrival())),
-        )?;
+        self.irecv_detached(&incoming, from, tag, t, None)?;
         let mode = |i: usize, default| m.redux.modes.get(i).copied().unwrap_or(default);
-        let submitted = self
-            .rt
+        self.rt
             .task(&m.redux)
             .buffer(h, mode(0, AccessMode::RW | AccessMode::COMMUTE))
             .buffer(&incoming, mode(1, AccessMode::R))
-            .submit();
-        drop_incoming();
-        submitted.map(drop)
+            .submit()?;
+        // Goes once the receive and the fold are over.
+        self.rt.unregister_submit(&incoming)
     }
 
     /// Makes every reduction still pending (before `wait_for_all`, as StarPU does).

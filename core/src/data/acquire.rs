@@ -152,7 +152,7 @@ impl Runtime {
 
     /// Ends a granted acquisition: what it wrote becomes the data's value, and the tasks
     /// waiting for it may go.
-    fn end_acquisition(&self, t: &TaskRef) {
+    pub(super) fn end_acquisition(&self, t: &TaskRef) {
         let spec = t.spec().expect("acquisitions were submitted");
         if let TaskKind::Acquire(AcquireNode::Node(n)) = spec.kind {
             for a in &spec.accesses {

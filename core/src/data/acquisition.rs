@@ -1,7 +1,10 @@
-//! Acquisitions released exactly: `acquire_cb` hands the data over once it is available,
-//! and `release` ends the most recent acquisition of the handle, which is right for an
-//! application thread but not for a runtime layer (StarPU-MPI) that holds data for a
-//! transfer while the application holds it too. An `Acquisition` names one.
+//! Acquisitions for a runtime layer (StarPU-MPI holding data for a transfer), released
+//! exactly: `acquire_cb` hands the data over once it is available, and `release` ends the
+//! most recent acquisition of the handle, which is right for an application thread but not
+//! for a transfer that holds the data while the application holds it too. An
+//! `Acquisition` names one. It is not the application's: the application's `release`
+//! never ends it, and unregistering the data waits for it (as for a task) instead of
+//! refusing, as StarPU's unregistration waits for pending communications.
 
 use super::{AccessMode, AcquireNode, DataHandle};
 use crate::error::Result;
@@ -35,6 +38,10 @@ impl Runtime {
     ) -> Result<Acquisition> {
         let sequential = sequential && h.sequential_consistency();
         let task = self.submit_acquisition(h, node, mode, Some(granted), sequential)?;
+        h.0.acquisitions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|t| !std::sync::Arc::ptr_eq(t, &task));
         Ok(Acquisition {
             handle: h.clone(),
             task,
@@ -43,6 +50,6 @@ impl Runtime {
 
     /// Ends acquisition `a`, once its `granted` function has run.
     pub fn release_acquired(&self, a: Acquisition) {
-        self.release_acquisition(&a.handle, &a.task);
+        self.end_acquisition(&a.task);
     }
 }
