@@ -6,6 +6,7 @@
 
 #include <starpu.h>
 #include <mpi.h>
+#include <starpu_mpi_ft.h>
 #include <stdarg.h>
 #include <stdint.h>
 
