@@ -261,6 +261,9 @@ pub(crate) struct Engine {
     next_arrival: u64,
     tags: HashMap<(usize, i32), DataTags>,
     tag_ub: u32,
+    /// Room for `MPI_Testsome`'s answers, kept from one poll to the next.
+    indices: Vec<i32>,
+    statuses: Vec<ffi::MPI_Status>,
     /// Our MPI, finalised when dropped (None when the application initialised MPI).
     universe: Option<mpi::environment::Universe>,
     stopping: bool,
@@ -317,6 +320,8 @@ impl Engine {
             next_arrival: 0,
             tags: HashMap::new(),
             tag_ub: 32767,
+            indices: Vec::new(),
+            statuses: Vec::new(),
             universe,
             stopping: false,
         };
@@ -730,10 +735,13 @@ impl Engine {
         }
         let n = self.reqs.len();
         let mut count = 0;
-        let mut idx = vec![0i32; n];
-        // SAFETY: MPI_Status is plain data.
-        let mut st: Vec<ffi::MPI_Status> = vec![unsafe { std::mem::zeroed() }; n];
-        // SAFETY: arrays of n entries; MPI call on the progression thread.
+        if self.indices.len() < n {
+            self.indices.resize(n, 0);
+            // SAFETY: MPI_Status is plain data.
+            self.statuses.resize(n, unsafe { std::mem::zeroed() });
+        }
+        let (idx, st) = (&mut self.indices, &mut self.statuses);
+        // SAFETY: arrays of at least n entries; MPI call on the progression thread.
         let code = unsafe {
             ffi::MPI_Testsome(
                 n as i32,
