@@ -220,7 +220,8 @@ impl Mpi {
     }
 
     /// Inserts a task on every process (`starpu_mpi_task_insert`): `submit` is called on
-    /// the process that runs it, between the transfers before and after.
+    /// the process that runs it, between the transfers before and after. An error of
+    /// `submit` is returned after the transfers after it.
     pub fn task_insert(
         &self,
         comm: Comm,
@@ -232,10 +233,10 @@ impl Mpi {
     ) -> Result<Placement> {
         let p = self.place(comm, data, execute_on, policy)?;
         self.exchange_before(comm, data, &p, prio)?;
-        if p.do_execute {
-            submit()?;
-        }
+        // The transfers after the task are made even when it could not be submitted: the
+        // other processes expect them (the data goes back unchanged).
+        let submitted = if p.do_execute { submit() } else { Ok(()) };
         self.exchange_after(comm, data, &p, prio)?;
-        Ok(p)
+        submitted.map(|()| p)
     }
 }

@@ -94,6 +94,8 @@ pub extern "C" fn starpu_mpi_redux_data_prio_tree(
     })
 }
 
+/// The handles of an array of `count`; NULL entries (data a process does not have) are
+/// left out, as StarPU does.
 unsafe fn handles(
     h: *mut starpu_data_handle_t,
     count: c_int,
@@ -104,6 +106,7 @@ unsafe fn handles(
     ffi::non_null(h, "handle array")?;
     std::slice::from_raw_parts(h, count as usize)
         .iter()
+        .filter(|x| !x.is_null())
         .map(|&x| handle(x))
         .collect()
 }

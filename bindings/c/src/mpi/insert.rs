@@ -134,50 +134,84 @@ unsafe fn insert_args(
     let d = decode(cl, args)?;
     let c = comm(c);
     let p = m.place(c, &d.data, d.execute_on.as_ref(), d.policy)?;
-    if action != _STARPU_MPI_POST_BUILD {
-        m.exchange_before(c, &d.data, &p, d.prio)?;
+    if action == _STARPU_MPI_POST_BUILD {
+        return m.exchange_after(c, &d.data, &p, d.prio);
     }
-    if p.do_execute && action != _STARPU_MPI_POST_BUILD {
-        // The hook sees each task before its submission: with one, the task is built,
-        // shown, then submitted.
-        let hook = *PRE_SUBMIT_HOOK.lock().unwrap_or_else(|e| e.into_inner());
-        let submit_here = action == _STARPU_MPI_INSERT && hook.is_none();
-        let local = if submit_here {
-            _STARPU_INSERT_SUBMIT
-        } else {
-            _STARPU_INSERT_BUILD
-        };
-        let mut task = std::ptr::null_mut();
-        let ret = _starpu_task_insert_args(
-            local,
-            std::ptr::null_mut(),
-            cl,
-            args.as_ptr(),
-            args.len() as c_int,
-            &mut task,
-        );
+    m.exchange_before(c, &d.data, &p, d.prio)?;
+    let made = if p.do_execute {
+        make_task(action, cl, args, out)
+    } else {
+        Ok(())
+    };
+    // Made even when the task could not be: the other processes expect these transfers.
+    if action == _STARPU_MPI_INSERT {
+        m.exchange_after(c, &d.data, &p, d.prio)?;
+    }
+    made
+}
+
+/// The task itself, on the process that runs it: built (`_STARPU_MPI_BUILD`, into
+/// `out`) or submitted. `STARPU_SSEND` only tells StarPU-MPI how to send: the task gets
+/// the access modes without it.
+unsafe fn make_task(
+    action: c_int,
+    cl: *mut starpu_codelet,
+    args: &[_starpu_insert_arg],
+    out: *mut *mut starpu_task,
+) -> Result<()> {
+    let ssend = AccessMode::SSEND.0;
+    let mut local: Vec<_starpu_insert_arg> = args.to_vec();
+    let mut descr_copies: Vec<Vec<starpu_data_descr>> = Vec::new();
+    for a in &mut local {
+        if a.key > 0 && a.key < STARPU_VALUE {
+            a.key &= !(ssend as c_int);
+        } else if a.key == STARPU_DATA_MODE_ARRAY && a.b.i > 0 {
+            let ds = std::slice::from_raw_parts(a.a.p as *const starpu_data_descr, a.b.i as usize);
+            let mut copy = ds.to_vec();
+            copy.iter_mut().for_each(|x| x.mode &= !ssend);
+            a.a.p = copy.as_mut_ptr() as *mut libc::c_void;
+            descr_copies.push(copy);
+        }
+    }
+    // The hook sees each task before its submission: with one, the task is built, shown,
+    // then submitted.
+    let hook = *PRE_SUBMIT_HOOK.lock().unwrap_or_else(|e| e.into_inner());
+    let submit_here = action == _STARPU_MPI_INSERT && hook.is_none();
+    let how = if submit_here {
+        _STARPU_INSERT_SUBMIT
+    } else {
+        _STARPU_INSERT_BUILD
+    };
+    let mut task = std::ptr::null_mut();
+    let ret = _starpu_task_insert_args(
+        how,
+        std::ptr::null_mut(),
+        cl,
+        local.as_ptr(),
+        local.len() as c_int,
+        &mut task,
+    );
+    drop(descr_copies);
+    if ret != 0 {
+        return Err(Error::new(
+            errno_kind(ret),
+            "the task could not be made (see above)",
+        ));
+    }
+    if action == _STARPU_MPI_BUILD {
+        if !out.is_null() {
+            *out = task;
+        }
+    } else if let (false, Some(f)) = (submit_here, hook) {
+        f(task);
+        let ret = crate::task::starpu_task_submit(task);
         if ret != 0 {
+            crate::task::starpu_task_destroy(task);
             return Err(Error::new(
                 errno_kind(ret),
-                "the task could not be made (see above)",
+                "the task could not be submitted (see above)",
             ));
         }
-        if action == _STARPU_MPI_BUILD && !out.is_null() {
-            *out = task;
-        } else if let (false, Some(f)) = (submit_here, hook) {
-            f(task);
-            let ret = crate::task::starpu_task_submit(task);
-            if ret != 0 {
-                crate::task::starpu_task_destroy(task);
-                return Err(Error::new(
-                    errno_kind(ret),
-                    "the task could not be submitted (see above)",
-                ));
-            }
-        }
-    }
-    if action != _STARPU_MPI_BUILD {
-        m.exchange_after(c, &d.data, &p, d.prio)?;
     }
     Ok(())
 }
