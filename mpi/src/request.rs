@@ -145,9 +145,15 @@ impl Request {
         }
     }
 
-    /// The outcome if the communication ended (`starpu_mpi_test`).
+    /// The outcome if the communication ended (`starpu_mpi_test`). When it has not, the
+    /// calling thread yields its core first: programs test in a loop, and with more
+    /// threads than cores the progression thread needs that core to move things on.
     pub fn test(&self) -> Option<Result<Status>> {
-        lock(&self.0.outcome).clone()
+        let outcome = lock(&self.0.outcome).clone();
+        if outcome.is_none() {
+            std::thread::yield_now();
+        }
+        outcome
     }
 
     pub fn tag(&self) -> i64 {
