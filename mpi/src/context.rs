@@ -39,6 +39,9 @@ pub fn init(rt: Arc<Runtime>, opts: StartOptions) -> Result<Arc<Mpi>> {
         policies: Default::default(),
         tag_ranges: Default::default(),
     });
+    if env_number("STARPU_MPI_STATS").is_some_and(|v| v != 0) {
+        mpi.comm_stats_enable();
+    }
     *g = Some(mpi.clone());
     Ok(mpi)
 }

@@ -57,6 +57,7 @@ pub(crate) struct Shared {
     newer: AtomicBool,
     pub comms: RwLock<Vec<CommInfo>>,
     pub codecs: Codecs,
+    pub stats: crate::stats::Stats,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -73,6 +74,7 @@ impl Shared {
             newer: AtomicBool::new(false),
             comms: RwLock::new(Vec::new()),
             codecs: Codecs::default(),
+            stats: Default::default(),
         }
     }
 
@@ -542,6 +544,7 @@ impl Engine {
         let r = self.isend(at, Envelope::BYTES, dest, ENVELOPE_TAG, c.private, false)?;
         self.track(r, InFlight::EnvelopeOut(env));
         let r = self.isend(ptr, len, dest, data_tag, c.private, sync)?;
+        self.shared.stats.sent(dest, len);
         let packed = match out {
             crate::wire::Outgoing::Packed(v) => Some(v),
             crate::wire::Outgoing::InPlace { .. } => None,

@@ -47,6 +47,7 @@ mod p2p;
 mod redux;
 mod request;
 mod select;
+mod stats;
 mod tags;
 mod task;
 pub mod wire;

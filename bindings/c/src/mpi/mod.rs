@@ -12,7 +12,7 @@ pub mod insert;
 pub mod p2p;
 pub mod registration;
 
-use crate::ffi::{self, report};
+use crate::ffi;
 use crate::types::starpu_data_handle_t;
 use libc::{c_int, c_void};
 use starpu_core::{DataHandle, Result};
@@ -109,9 +109,4 @@ pub(crate) fn value<R: Clone>(
 /// The core handle behind a C handle.
 pub(crate) fn handle(h: starpu_data_handle_t) -> Result<DataHandle> {
     ffi::handle(h)
-}
-
-/// Reports `e` for `name` (a call whose C signature has no error return).
-pub(crate) fn warn(name: &str, e: &starpu_core::Error) {
-    report(name, e);
 }

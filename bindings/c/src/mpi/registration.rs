@@ -1,10 +1,9 @@
 //! Data registered with StarPU-MPI (tag, owner), the communication cache, tag ranges,
 //! statistics.
 
-use super::{call, comm, handle, mpi, value, warn};
+use super::{call, comm, handle, mpi, value};
 use crate::types::starpu_data_handle_t;
 use libc::{c_char, c_int, size_t};
-use starpu_core::Error;
 use starpu_mpi::ffi::MPI_Comm;
 
 use super::p2p::starpu_mpi_tag_t;
@@ -160,23 +159,39 @@ pub extern "C" fn starpu_mpi_tags_free(mintag: i64) {
     call("starpu_mpi_tags_free", |m| m.tags_free(mintag));
 }
 
-/// `starpu_mpi_comm_stats_enable` / `_disable` / `_retrieve`: communication statistics
-/// are not collected by this implementation; retrieving them is an error (the array is
-/// left as it was).
+/// `starpu_mpi_comm_stats_enable`: counts the bytes sent to each rank from now on.
 #[no_mangle]
-pub extern "C" fn starpu_mpi_comm_stats_enable() {}
+pub extern "C" fn starpu_mpi_comm_stats_enable() {
+    call("starpu_mpi_comm_stats_enable", |m| {
+        m.comm_stats_enable();
+        Ok(())
+    });
+}
 
-/// See `starpu_mpi_comm_stats_enable`.
+/// `starpu_mpi_comm_stats_disable`.
 #[no_mangle]
-pub extern "C" fn starpu_mpi_comm_stats_disable() {}
+pub extern "C" fn starpu_mpi_comm_stats_disable() {
+    call("starpu_mpi_comm_stats_disable", |m| {
+        m.comm_stats_disable();
+        Ok(())
+    });
+}
 
-/// See `starpu_mpi_comm_stats_enable`.
+/// `starpu_mpi_comm_stats_retrieve`: the bytes sent to each rank, into an array of at
+/// least the world's size.
+///
+/// # Safety
+/// `comm_stats` has room for `starpu_mpi_world_size()` entries.
 #[no_mangle]
-pub extern "C" fn starpu_mpi_comm_stats_retrieve(_comm_stats: *mut size_t) {
-    warn(
-        "starpu_mpi_comm_stats_retrieve",
-        &Error::unsupported("communication statistics are not collected by this implementation"),
-    );
+pub unsafe extern "C" fn starpu_mpi_comm_stats_retrieve(comm_stats: *mut size_t) {
+    call("starpu_mpi_comm_stats_retrieve", |m| {
+        crate::ffi::non_null(comm_stats, "comm_stats")?;
+        let world = m.world_size().max(0) as usize;
+        for (i, b) in m.comm_stats().into_iter().take(world).enumerate() {
+            *comm_stats.add(i) = b;
+        }
+        Ok(())
+    });
 }
 
 /// `starpu_mpi_coop_sends_set_use`: cooperative sends (broadcast trees for data sent to
