@@ -9,7 +9,8 @@
  *  4. a synchronous send (starpu_mpi_issend) is not over before the receiver posts its
  *     receive; starpu_mpi_test says so, then starpu_mpi_wait ends it;
  *  5. receives from MPI_ANY_SOURCE on rank 0 get one message from each other rank;
- *  6. a receive that unlocks a StarPU tag.
+ *  6. a receive that unlocks a StarPU tag;
+ *  7. communication statistics count the bytes sent while they are on.
  */
 #include "mpi_test.h"
 
@@ -465,6 +466,27 @@ static void unlock_tag(void)
 	CHECK(value == 5, "value %d after the tag", value);
 }
 
+/* ---- 7. statistics ---- */
+
+static void statistics(void)
+{
+	int v[100] = {0};
+	starpu_data_handle_t h;
+	starpu_vector_data_register(&h, STARPU_MAIN_RAM, (uintptr_t)v, 100, sizeof(int));
+	starpu_mpi_comm_stats_enable();
+	exchange(h, 70);
+	starpu_mpi_comm_stats_disable();
+	exchange(h, 71);
+	starpu_data_unregister(h);
+	size_t *stats = calloc(mt_size, sizeof(size_t));
+	starpu_mpi_comm_stats_retrieve(stats);
+	for (int r = 0; r < mt_size; r++) {
+		size_t want = sender() && r == peer() ? sizeof(v) : 0;
+		CHECK(stats[r] == want, "bytes sent to rank %d: %zu, expected %zu", r, stats[r], want);
+	}
+	free(stats);
+}
+
 int main(int argc, char **argv)
 {
 	mt_init(&argc, &argv, 1);
@@ -478,5 +500,6 @@ int main(int argc, char **argv)
 	synchronous_send();
 	any_source();
 	unlock_tag();
+	statistics();
 	return mt_finish();
 }
