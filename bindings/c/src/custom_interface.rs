@@ -139,6 +139,7 @@ impl InterfaceOps for COps {
 static ALL: Mutex<Option<HashMap<usize, &'static COps>>> = Mutex::new(None);
 
 /// The application ops table of interface `id` (StarPU-MPI packs such data with it).
+#[cfg(feature = "mpi")]
 pub(crate) fn ops_table(id: i32) -> Option<*const starpu_data_interface_ops> {
     let all = ALL.lock().unwrap_or_else(|e| e.into_inner());
     let found = all.as_ref()?.values().find(|c| c.id() == id)?;
