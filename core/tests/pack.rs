@@ -65,22 +65,42 @@ fn a_csr_matrix_packs_its_three_arrays() {
     rt.shutdown();
 }
 
+/// A layer's acquisition of `h`, once granted.
+fn granted(
+    rt: &starpu_core::Runtime,
+    h: &starpu_core::DataHandle,
+    mode: AccessMode,
+    sequential: bool,
+) -> starpu_core::data::Acquisition {
+    let (tx, rx) = mpsc::channel();
+    let node = AcquireNode::Node(MAIN_RAM);
+    let a = rt
+        .acquire_exact(
+            h,
+            node,
+            mode,
+            sequential,
+            Box::new(move || tx.send(()).unwrap()),
+        )
+        .unwrap();
+    rx.recv().unwrap();
+    a
+}
+
 #[test]
 fn an_exact_release_ends_its_own_acquisition() {
     let rt = common::runtime(1, None);
     let x = rt.register_variable(1i32).unwrap();
     // Two readers at once: ours, then the application's through `acquire`.
-    let (tx, rx) = mpsc::channel();
-    let ours = rt
-        .acquire_exact(
-            &x,
-            AcquireNode::Node(MAIN_RAM),
-            AccessMode::R,
-            true,
-            Box::new(move || tx.send(()).unwrap()),
-        )
-        .unwrap();
-    rx.recv().unwrap();
+    let ours = granted(&rt, &x, AccessMode::R, true);
+    assert!(
+        !x.is_acquired(),
+        "a layer's acquisition is not the application's"
+    );
+    assert!(
+        rt.release(&x).is_err(),
+        "the application's release does not end it"
+    );
     rt.acquire(&x, AcquireNode::Node(MAIN_RAM), AccessMode::R)
         .unwrap();
     rt.release_acquired(ours);
@@ -93,31 +113,11 @@ fn an_exact_release_ends_its_own_acquisition() {
     // Without sequential consistency, a write acquisition does not wait for a reader.
     rt.acquire(&x, AcquireNode::Node(MAIN_RAM), AccessMode::R)
         .unwrap();
-    let (tx, rx) = mpsc::channel();
-    let w = rt
-        .acquire_exact(
-            &x,
-            AcquireNode::Node(MAIN_RAM),
-            AccessMode::W,
-            false,
-            Box::new(move || tx.send(()).unwrap()),
-        )
-        .unwrap();
-    rx.recv().unwrap();
+    let w = granted(&rt, &x, AccessMode::W, false);
     rt.release_acquired(w);
     rt.release(&x).unwrap();
     // Unregistration waits for a layer's acquisition (here released by another thread).
-    let (tx, rx) = mpsc::channel();
-    let held = rt
-        .acquire_exact(
-            &x,
-            AcquireNode::Node(MAIN_RAM),
-            AccessMode::R,
-            true,
-            Box::new(move || tx.send(()).unwrap()),
-        )
-        .unwrap();
-    rx.recv().unwrap();
+    let held = granted(&rt, &x, AccessMode::R, true);
     let releaser = {
         let rt = rt.clone();
         std::thread::spawn(move || {
