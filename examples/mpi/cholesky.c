@@ -80,11 +80,13 @@ int main(int argc, char **argv)
 		return 1;
 	starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank);
 	starpu_mpi_comm_size(MPI_COMM_WORLD, &size);
-	for (P = 1; (P + 1) * (P + 1) <= size; P++)
+	/* The most square grid with P >= Q: tile rows are dealt first, so that the TRSMs of
+	 * a panel (one tile column) are shared out. */
+	for (Q = 1; (Q + 1) * (Q + 1) <= size; Q++)
 		;
-	while (size % P)
-		P--;
-	Q = size / P;
+	while (size % Q)
+		Q--;
+	P = size / Q;
 
 	long T = n / nb;
 	double **tiles = calloc(T * T, sizeof(double *));
