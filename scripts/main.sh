@@ -15,6 +15,7 @@ export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
 	cargo build --release -q -p starpu-examples
 	make -s -C examples/c OUT="$ROOT/build/examples"
 	make -s -C examples/fortran OUT="$ROOT/build/examples/fortran"
+	make -s -C examples/mpi OUT="$ROOT/build/examples/mpi"
 	make -s -C build/bench -f "$ROOT/bench/starpu-api/Makefile" VPATH="$ROOT/bench/starpu-api" \
 		STARPU_PC=starpu-1.4 bench_cholesky
 } >build/make.log 2>&1 || { cat build/make.log; exit 1; }
@@ -51,6 +52,10 @@ done
 for ex in vector_scal matrix partition dynbuf insert_values; do
 	run "Fortran example $ex" "build/examples/fortran/$ex"
 done
+# StarPU-MPI: 4 processes on this machine (as root, Open MPI wants to be told).
+MPIRUN=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 4)
+run "MPI example ring (4 procs)" "${MPIRUN[@]}" build/examples/mpi/ring
+run "MPI Cholesky 1024/128 (2x2)" "${MPIRUN[@]}" build/examples/mpi/cholesky 1024 128
 python3 -m pip install -q --no-build-isolation --force-reinstall --no-deps ./bindings/python \
 	>build/pip.log 2>&1 || { cat build/pip.log; exit 1; }
 for ex in examples/python/*.py; do

@@ -23,6 +23,8 @@ echo "== C tests, under each scheduling policy (STARPU_SCHED)"
 SCHEDS="eager prio random ws lws dmda heteroprio modular-ws modular-heft" tests/c/run.sh
 echo "== C tests, one CPU worker (STARPU_NCPU=1)"
 STARPU_NCPU=1 tests/c/run.sh
+echo "== StarPU-MPI tests (tests/mpi/run.sh: mpirun --oversubscribe -np 4)"
+tests/mpi/run.sh
 echo "== Fortran examples (gfortran, fstarpu_mod.f90 as installed)"
 examples/fortran/run.sh
 echo "== Fortran module: StarPU's routines covered, every bound C symbol in the library"

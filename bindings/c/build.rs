@@ -76,6 +76,8 @@ fn main() {
             fs::copy(&path, include.join(&name)).unwrap();
         }
     }
+    #[cfg(feature = "mpi")]
+    mpi_shim(&crate_dir, &include);
     // target/<profile>/include/starpu/1.4, for `make install`.
     let profile_dir = out.ancestors().nth(3).unwrap();
     copy_dir(&include, &profile_dir.join("include/starpu/1.4"));
@@ -117,6 +119,28 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=../../core/src/data/interfaces");
+}
+
+/// StarPU-MPI: starpu_mpi.h beside the other headers, and the C walker of its variadic
+/// entry points, built against the MPI that the `mpi` crate uses.
+#[cfg(feature = "mpi")]
+fn mpi_shim(crate_dir: &Path, include: &Path) {
+    let headers = crate_dir.join("include/mpi");
+    for entry in fs::read_dir(&headers).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, include.join(path.file_name().unwrap())).unwrap();
+    }
+    let mpi = build_probe_mpi::probe()
+        .expect("no MPI found (install libopenmpi-dev, or build without the mpi feature)");
+    let mut b = cc::Build::new();
+    b.file(crate_dir.join("csrc/mpi_varargs.c"))
+        .include(include);
+    for dir in &mpi.include_paths {
+        b.include(dir);
+    }
+    b.flag_if_supported("-fvisibility=hidden")
+        .warnings(true)
+        .compile("starpu_mpi_varargs");
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -53,22 +53,59 @@ impl TopologyLevel {
 }
 
 /// Without hwloc (or when it fails): one core per CPU the process may use.
-fn one_per_cpu() -> Vec<usize> {
+fn one_per_cpu(bound: Option<&[usize]>) -> Vec<usize> {
+    if let Some(cpus) = bound {
+        return cpus.to_vec();
+    }
     let n = std::thread::available_parallelism().map_or(1, |n| n.get());
     (0..n).collect()
 }
 
+/// The CPUs the process was given when the first runtime started (`bound_cpus` then):
+/// a later binding of the application's thread (`STARPU_MAIN_THREAD_BIND`,
+/// `starpu_sched_ctx_bind_current_thread_to_cpuid`) does not shrink the next runtimes.
+fn process_cpus() -> Option<&'static [usize]> {
+    static CPUS: std::sync::OnceLock<Option<Vec<usize>>> = std::sync::OnceLock::new();
+    CPUS.get_or_init(bound_cpus).as_deref()
+}
+
+/// The CPUs this thread may run on (its affinity: `taskset`, or the launcher's binding,
+/// such as `mpirun`'s one core per process), when the OS says. Workers stay within them,
+/// as StarPU's do: two processes bound to different cores must not both bind their
+/// workers to the machine's first core.
+fn bound_cpus() -> Option<Vec<usize>> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a zeroed cpu_set_t filled by the kernel for the calling thread.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect();
+        return (!cpus.is_empty()).then_some(cpus);
+    }
+    #[allow(unreachable_code)]
+    None
+}
+
 impl Topology {
     pub fn detect() -> Topology {
+        Topology::detect_within(process_cpus())
+    }
+
+    /// The topology, its cores limited to `bound` (the CPUs the process may use).
+    fn detect_within(bound: Option<&[usize]>) -> Topology {
         #[cfg(feature = "hwloc")]
         let hw = hwlocality::Topology::new().ok();
         #[cfg(feature = "hwloc")]
         let core_cpus = hw
             .as_ref()
-            .and_then(detect_cores)
-            .unwrap_or_else(one_per_cpu);
+            .and_then(|t| detect_cores(t, bound))
+            .unwrap_or_else(|| one_per_cpu(bound));
         #[cfg(not(feature = "hwloc"))]
-        let core_cpus = one_per_cpu();
+        let core_cpus = one_per_cpu(bound);
         Topology {
             core_cpus,
             #[cfg(feature = "hwloc")]
@@ -187,9 +224,9 @@ impl Topology {
 }
 
 #[cfg(feature = "hwloc")]
-fn detect_cores(topo: &hwlocality::Topology) -> Option<Vec<usize>> {
+fn detect_cores(topo: &hwlocality::Topology, bound: Option<&[usize]>) -> Option<Vec<usize>> {
     use hwlocality::object::types::ObjectType;
-    // Only the cores this process may run on (taskset, cgroups) count.
+    // Only the cores this process may run on (cgroups, and its binding) count.
     let allowed = topo.allowed_cpuset();
     let cpus: Vec<usize> = topo
         .objects_with_type(ObjectType::Core)
@@ -197,7 +234,7 @@ fn detect_cores(topo: &hwlocality::Topology) -> Option<Vec<usize>> {
             let set = core.cpuset()?;
             set.iter_set()
                 .map(usize::from)
-                .find(|&pu| allowed.is_set(pu))
+                .find(|&pu| allowed.is_set(pu) && bound.is_none_or(|b| b.contains(&pu)))
         })
         .collect();
     (!cpus.is_empty()).then_some(cpus)
@@ -206,6 +243,33 @@ fn detect_cores(topo: &hwlocality::Topology) -> Option<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn cores_stay_within_the_threads_binding() {
+        // A thread bound to the last CPU sees that CPU only (as a process bound by mpirun).
+        let last = *bound_cpus().expect("an affinity").last().unwrap();
+        std::thread::spawn(move || {
+            // SAFETY: binds the calling thread only.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(last, &mut set);
+                assert_eq!(
+                    libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set),
+                    0
+                );
+            }
+            let bound = bound_cpus();
+            assert_eq!(bound, Some(vec![last]));
+            assert_eq!(
+                Topology::detect_within(bound.as_deref()).core_cpus,
+                vec![last]
+            );
+            assert_eq!(one_per_cpu(bound.as_deref()), vec![last]);
+        })
+        .join()
+        .unwrap();
+    }
 
     #[test]
     fn detects_at_least_one_core() {

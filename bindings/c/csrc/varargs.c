@@ -10,6 +10,8 @@
 
 #define INLINE_ARGS 32
 
+int _starpu_insert_collect(va_list *ap, struct _starpu_insert_arg *inline_args, struct _starpu_insert_arg **args, int *nargs);
+
 /* Reads one key's arguments into `arg`; returns 0, or -EINVAL for a key it does not know
  * (the rest of the list cannot be walked then). */
 static int read_one(int key, va_list *ap, struct _starpu_insert_arg *arg)
@@ -118,8 +120,9 @@ static int read_one(int key, va_list *ap, struct _starpu_insert_arg *arg)
 	}
 }
 
-/* Decodes a 0-terminated list into `*args` (inline storage first, the heap beyond). */
-static int collect(va_list *ap, struct _starpu_insert_arg *inline_args, struct _starpu_insert_arg **args, int *nargs)
+/* Decodes a 0-terminated list into `*args` (inline storage first, the heap beyond).
+ * Shared with StarPU-MPI's walker (csrc/mpi_varargs.c). */
+int _starpu_insert_collect(va_list *ap, struct _starpu_insert_arg *inline_args, struct _starpu_insert_arg **args, int *nargs)
 {
 	int cap = INLINE_ARGS, n = 0, key;
 	*args = inline_args;
@@ -147,7 +150,7 @@ static int insert_common(int action, struct starpu_task *task, struct starpu_cod
 {
 	struct _starpu_insert_arg inline_args[INLINE_ARGS], *args;
 	int n = 0;
-	int ret = collect(ap, inline_args, &args, &n);
+	int ret = _starpu_insert_collect(ap, inline_args, &args, &n);
 	if (ret == 0)
 		ret = _starpu_task_insert_args(action, task, cl, args, n, out);
 	if (args != inline_args)

@@ -63,4 +63,9 @@
 
 typedef ssize_t starpu_ssize_t;
 
+/* The current function's name, in StarPU's messages (StarPU-MPI's tests print it). */
+#ifndef __starpu_func__
+#define __starpu_func__ __func__
+#endif
+
 #endif /* __STARPU_CONFIG_H__ */

@@ -135,9 +135,19 @@ impl InterfaceOps for COps {
     }
 }
 
+/// Every application ops table used so far, by address.
+static ALL: Mutex<Option<HashMap<usize, &'static COps>>> = Mutex::new(None);
+
+/// The application ops table of interface `id` (StarPU-MPI packs such data with it).
+#[cfg(feature = "mpi")]
+pub(crate) fn ops_table(id: i32) -> Option<*const starpu_data_interface_ops> {
+    let all = ALL.lock().unwrap_or_else(|e| e.into_inner());
+    let found = all.as_ref()?.values().find(|c| c.id() == id)?;
+    Some(found.table)
+}
+
 /// One `COps` per application ops table, made once.
 fn cops(table: *const starpu_data_interface_ops) -> &'static dyn InterfaceOps {
-    static ALL: Mutex<Option<HashMap<usize, &'static COps>>> = Mutex::new(None);
     let mut all = ALL.lock().unwrap_or_else(|e| e.into_inner());
     let map = all.get_or_insert_with(HashMap::new);
     *map.entry(table as usize).or_insert_with(|| {

@@ -254,3 +254,15 @@ pub extern "C" fn starpu_execute_on_each_worker(
         rt.execute_on_each_worker(std::sync::Arc::new(move |_| unsafe { (call.0)(call.1) }))
     });
 }
+
+/// `starpu_execute_on_each_worker_ex`: `starpu_execute_on_each_worker`; `name` would name
+/// the tasks StarPU makes for it in traces, and this library runs `func` without tasks.
+#[no_mangle]
+pub extern "C" fn starpu_execute_on_each_worker_ex(
+    func: Option<unsafe extern "C" fn(*mut libc::c_void)>,
+    arg: *mut libc::c_void,
+    where_: u32,
+    _name: *const libc::c_char,
+) {
+    starpu_execute_on_each_worker(func, arg, where_);
+}

@@ -31,6 +31,9 @@ pub mod knobs;
 pub mod last_error;
 pub mod memory;
 pub mod misc;
+/// cbindgen:ignore
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod pack;
 pub mod parallel;
 pub mod parallel_workers;

@@ -100,9 +100,24 @@ const NONE: _starpu_insert_value = _starpu_insert_value { u: 0 };
 ///
 /// # Safety
 /// Elements hold what StarPU's Fortran convention says for their key.
+#[cfg(test)]
 unsafe fn translate(
     list: &[*mut c_void],
     check_handles: bool,
+) -> Result<(*mut starpu_codelet, Vec<_starpu_insert_arg>)> {
+    translate_for(list, check_handles, false)
+}
+
+/// `translate`; with `mpi`, StarPU-MPI's convention (`fstarpu_mpi_task_insert`): the rank
+/// of `FSTARPU_EXECUTE_ON_NODE` and the policy of `FSTARPU_NODE_SELECTION_POLICY` are
+/// `c_loc(an integer(c_int))`.
+///
+/// # Safety
+/// As `translate`.
+pub(crate) unsafe fn translate_for(
+    list: &[*mut c_void],
+    check_handles: bool,
+    mpi: bool,
 ) -> Result<(*mut starpu_codelet, Vec<_starpu_insert_arg>)> {
     let check = |h: *mut c_void, what: &dyn Fn() -> String| match check_handles {
         true => check_handle(h, what),
@@ -182,6 +197,9 @@ unsafe fn translate(
             | STARPU_RECURSIVE_TASK_GEN_DAG_FUNC
             | STARPU_RECURSIVE_TASK_GEN_DAG_FUNC_ARG
             | STARPU_RECURSIVE_TASK_PARENT => record(key, p(r.value(at)?), NONE),
+            STARPU_EXECUTE_ON_NODE | STARPU_NODE_SELECTION_POLICY if mpi => {
+                record(key, i(r.deref::<c_int>(at)? as i64), NONE)
+            }
             // Values carried by the pointer itself.
             STARPU_EXECUTE_WHERE | STARPU_EXECUTE_ON_NODE | STARPU_NODE_SELECTION_POLICY => {
                 record(key, u(r.value(at)? as u64), NONE)
@@ -257,6 +275,31 @@ fn unknown(at: usize, raw: isize) -> String {
     )
 }
 
+/// `translate_for`, its error (or a panic) reported for `routine`, followed by
+/// `consequence` ("no task was submitted").
+///
+/// # Safety
+/// As `translate`.
+pub(crate) unsafe fn translate_reported(
+    routine: &str,
+    list: &[*mut c_void],
+    check_handles: bool,
+    mpi: bool,
+    consequence: &str,
+) -> Option<(*mut starpu_codelet, Vec<_starpu_insert_arg>)> {
+    match std::panic::catch_unwind(|| translate_for(list, check_handles, mpi)) {
+        Ok(Ok(t)) => Some(t),
+        Ok(Err(message)) => {
+            report(routine, format_args!("{message}; {consequence}"));
+            None
+        }
+        Err(_) => {
+            report(routine, "internal error while reading the argument array");
+            None
+        }
+    }
+}
+
 /// Translates then decodes; `routine` names the Fortran routine in messages.
 ///
 /// # Safety
@@ -274,17 +317,10 @@ unsafe fn insert(
     }
     let list = std::slice::from_raw_parts(list, n as usize);
     let check_handles = action == _STARPU_INSERT_SUBMIT;
-    let translated = std::panic::catch_unwind(|| translate(list, check_handles));
-    let (cl, args) = match translated {
-        Ok(Ok(t)) => t,
-        Ok(Err(message)) => {
-            report(routine, format_args!("{message}; no task was submitted"));
-            return -libc::EINVAL;
-        }
-        Err(_) => {
-            report(routine, "internal error while reading the argument array");
-            return -libc::EINVAL;
-        }
+    let Some((cl, args)) =
+        translate_reported(routine, list, check_handles, false, "no task was submitted")
+    else {
+        return -libc::EINVAL;
     };
     _starpu_task_insert_args(
         action,

@@ -24,6 +24,8 @@ mod constants;
 mod filters;
 mod insert;
 mod misc;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod sched_ctx;
 
 /// Reports a Fortran caller's mistake as the C face reports its own (one line on stderr,

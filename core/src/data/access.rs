@@ -40,6 +40,11 @@ impl AccessMode {
         AccessMode(self.0 | other.0)
     }
 
+    /// This mode without `other`'s bits (a flag taken off).
+    pub const fn without(self, other: AccessMode) -> AccessMode {
+        AccessMode(self.0 & !other.0)
+    }
+
     /// The mode a face was given as StarPU's bits: 0 is `NONE` ("the codelet's mode", which
     /// submission resolves, see `Codelet::check_buffer`), anything else must be a valid
     /// mode (`from_bits`).

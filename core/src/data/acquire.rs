@@ -25,7 +25,7 @@ impl Runtime {
     ) -> Result<TaskRef> {
         self.check_may_block("data acquisition")?;
         check_not_held_here(h, mode)?;
-        let t = self.submit_acquisition(h, node, mode, None)?;
+        let t = self.submit_acquisition(h, node, mode, None, h.sequential_consistency())?;
         self.task_bell.wait_until(|| t.state() >= state::RUNNING);
         if let Some(e) = t.failure() {
             h.0.acquisitions
@@ -47,16 +47,18 @@ impl Runtime {
         mode: AccessMode,
         granted: Box<dyn FnOnce() + Send>,
     ) -> Result<()> {
-        self.submit_acquisition(h, node, mode, Some(granted))
+        self.submit_acquisition(h, node, mode, Some(granted), h.sequential_consistency())
             .map(|_| ())
     }
 
-    fn submit_acquisition(
+    /// Submits an acquisition of `h`, ordered after earlier accesses when `sequential`.
+    pub(super) fn submit_acquisition(
         &self,
         h: &DataHandle,
         node: AcquireNode,
         mode: AccessMode,
         granted: Option<Box<dyn FnOnce() + Send>>,
+        sequential: bool,
     ) -> Result<TaskRef> {
         h.check_usable()?;
         if let AcquireNode::Node(n) = node {
@@ -78,7 +80,7 @@ impl Runtime {
             accesses: smallvec![Access {
                 handle: h.clone(),
                 mode,
-                sequential: h.sequential_consistency(),
+                sequential,
             }],
             kind: TaskKind::Acquire(node),
             payload: held_by,
@@ -156,7 +158,7 @@ impl Runtime {
 
     /// Ends a granted acquisition: what it wrote becomes the data's value, and the tasks
     /// waiting for it may go.
-    fn end_acquisition(&self, t: &TaskRef) {
+    pub(super) fn end_acquisition(&self, t: &TaskRef) {
         let spec = t.spec().expect("acquisitions were submitted");
         if let TaskKind::Acquire(AcquireNode::Node(n)) = spec.kind {
             for a in &spec.accesses {

@@ -3,6 +3,7 @@
 
 mod access;
 mod acquire;
+mod acquisition;
 pub mod commute;
 pub mod element;
 pub mod filters;
@@ -12,6 +13,7 @@ mod implicit;
 pub mod interfaces;
 mod lifecycle;
 mod modes;
+mod pack;
 mod partition;
 pub mod redux;
 mod register;
@@ -20,9 +22,11 @@ mod scratch;
 mod view;
 
 pub use access::AccessMode;
+pub use acquisition::Acquisition;
 pub use commute::Arbiter;
 pub use element::{ElemKind, Element};
 pub use handle::{DataHandle, Origin};
+pub use pack::Run;
 pub(crate) use partition::before_submit;
 pub use partition::{sub_data, Filter, SwitchOptions};
 pub use redux::ReductionMethods;

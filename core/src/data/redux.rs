@@ -111,6 +111,12 @@ impl DataHandle {
         self.redux_state().methods.is_some()
     }
 
+    /// The codelets set by `set_reduction_methods` (StarPU-MPI's reductions across
+    /// processes run them on whole pieces of data).
+    pub fn reduction_methods(&self) -> Option<ReductionMethods> {
+        self.redux_state().methods.clone()
+    }
+
     /// The buffer a REDUX task running on `worker` accumulates into: the worker's
     /// contribution, made and initialised on first use.
     pub(crate) fn contribution(&self, worker: usize, node: NodeId) -> Result<*mut c_void> {

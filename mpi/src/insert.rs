@@ -1,0 +1,242 @@
+//! Task insertion across processes (`starpu_mpi_task_insert`): every process inserts
+//! the same tasks in the same order; the owner of the data a task writes runs it
+//! ("owner computes"), the owners of the data it reads send them there first, and data it
+//! wrote on another process go back to their owner after it.
+//!
+//! The communication cache remembers which copies are still valid (a process received
+//! the value and nobody wrote it since; an owner sent it to a process), so the same value
+//! is not sent twice.
+
+use crate::comm::Comm;
+use crate::context::Mpi;
+use crate::data::PER_NODE;
+use crate::p2p::Transfer;
+use crate::select::DataAccess;
+use starpu_core::{AccessMode, DataHandle, Error, Result};
+
+/// Who runs a task (`STARPU_EXECUTE_ON_NODE`, `STARPU_EXECUTE_ON_DATA`).
+#[derive(Clone)]
+pub enum ExecuteOn {
+    Node(i32),
+    /// The owner of this data.
+    Data(DataHandle),
+}
+
+/// Where a task runs, as every process decides it alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The rank that runs the task (`PER_NODE`: every process).
+    pub xrank: i32,
+    /// Whether this process runs it.
+    pub do_execute: bool,
+}
+
+fn redux(mode: AccessMode) -> bool {
+    mode.is_redux() || mode.base() == AccessMode::MPI_REDUX
+}
+
+fn plain_write(mode: AccessMode) -> bool {
+    mode.contains(AccessMode::W) && !redux(mode)
+}
+
+fn plain_read(mode: AccessMode) -> bool {
+    mode.reads() && !redux(mode)
+}
+
+impl Mpi {
+    /// Decides where a task over `data` runs. Each datum read or written must have an
+    /// owner; an explicit choice wins, then the owner of the data written (when one
+    /// process owns them all), then the node selection policy (`policy`, or the current
+    /// one for `CURRENT_POLICY`).
+    pub fn place(
+        &self,
+        comm: Comm,
+        data: &[DataAccess],
+        execute_on: Option<&ExecuteOn>,
+        policy: i32,
+    ) -> Result<Placement> {
+        let info = self.info(comm)?;
+        let (me, size) = (info.rank, info.size);
+        let owner = |h: &DataHandle| {
+            self.data_rank(h).ok_or_else(|| {
+                Error::invalid(format!(
+                    "data {} is not registered with StarPU-MPI: starpu_mpi_data_register gives \
+                     it a tag and an owner rank",
+                    h.label()
+                ))
+            })
+        };
+        for a in data {
+            let moved = a.mode.reads() || a.mode.contains(AccessMode::W) || redux(a.mode);
+            if let (Some(h), true) = (&a.handle, moved) {
+                owner(h)?;
+            }
+        }
+        let chosen = match execute_on {
+            Some(ExecuteOn::Node(-1)) | None => None,
+            Some(ExecuteOn::Node(r)) => Some(*r),
+            Some(ExecuteOn::Data(h)) => Some(owner(h)?),
+        };
+        let xrank = match chosen {
+            Some(r) => r,
+            None => {
+                let mut xrank = None;
+                let mut consistent = true;
+                for a in data
+                    .iter()
+                    .filter(|a| a.mode.contains(AccessMode::W) || redux(a.mode))
+                {
+                    let h = a.handle.as_ref().ok_or_else(|| {
+                        Error::invalid("a task writes a NULL data handle: no process can run it")
+                    })?;
+                    let r = owner(h)?;
+                    match xrank {
+                        None => xrank = Some(r),
+                        Some(x) if x == r => {}
+                        Some(x) => {
+                            if x == PER_NODE || r == PER_NODE {
+                                return Err(Error::invalid(format!(
+                                    "a task writes per-node data and data owned by rank {}: \
+                                     a task replicated on every process may only write per-node data",
+                                    if x == PER_NODE { r } else { x }
+                                )));
+                            }
+                            consistent = false;
+                        }
+                    }
+                }
+                match xrank {
+                    Some(x) if consistent => x,
+                    _ => self.select_node(me, size, data, policy)?,
+                }
+            }
+        };
+        if xrank != PER_NODE {
+            info.check_rank(xrank, "executing")?;
+        }
+        Ok(Placement {
+            xrank,
+            do_execute: xrank == PER_NODE || xrank == me,
+        })
+    }
+
+    /// The transfers before a task (`starpu_mpi_task_build`'s part): owners send what it
+    /// reads to the executing process, which receives what it does not hold already.
+    pub fn exchange_before(
+        &self,
+        comm: Comm,
+        data: &[DataAccess],
+        p: &Placement,
+        prio: i32,
+    ) -> Result<()> {
+        let me = self.comm_rank(comm)?;
+        let t = Transfer {
+            prio,
+            ..Transfer::on(comm)
+        };
+        for a in data {
+            let Some(h) = &a.handle else { continue };
+            if p.xrank == PER_NODE && self.data_rank(h) != Some(PER_NODE) {
+                return Err(Error::invalid(format!(
+                    "a task replicated on every process accesses data {} which is not per-node",
+                    h.label()
+                )));
+            }
+            if a.mode.reads() && self.has_pending_reduction(h) && !redux(a.mode) {
+                self.redux_data(comm, h, prio)?;
+            }
+            if redux(a.mode) && p.do_execute {
+                self.start_contribution(h, me)?;
+            }
+            if !plain_read(a.mode) {
+                continue;
+            }
+            let Some(owner) = self.data_rank(h) else {
+                continue;
+            };
+            if owner == PER_NODE {
+                continue;
+            }
+            if p.do_execute && owner != me && !self.cached_receive_set(h) {
+                let (_, tag) = self.owner_and_tag(h, "receiving data for a task")?;
+                self.irecv_detached(h, owner, tag, &t, None)?;
+            }
+            if !p.do_execute && owner == me && !self.cached_send_set(h, p.xrank) {
+                let (_, tag) = self.owner_and_tag(h, "sending data for a task")?;
+                let sync = a.mode.contains(AccessMode::SSEND);
+                self.isend_detached(h, p.xrank, tag, &Transfer { sync, ..t }, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The transfers after a task (`starpu_mpi_task_post_build`): what it wrote on a
+    /// process other than the owner goes back to the owner; caches forget written data.
+    pub fn exchange_after(
+        &self,
+        comm: Comm,
+        data: &[DataAccess],
+        p: &Placement,
+        prio: i32,
+    ) -> Result<()> {
+        let me = self.comm_rank(comm)?;
+        let t = Transfer {
+            prio,
+            ..Transfer::on(comm)
+        };
+        for a in data {
+            let Some(h) = &a.handle else { continue };
+            if redux(a.mode) {
+                self.note_contribution(h, p.xrank);
+            }
+            if plain_write(a.mode) {
+                let owner = match self.data_rank(h) {
+                    Some(PER_NODE) => me,
+                    Some(r) => r,
+                    None => continue,
+                };
+                if owner == me && p.xrank != PER_NODE && p.xrank != me {
+                    let (_, tag) = self.owner_and_tag(h, "receiving data a task wrote")?;
+                    self.irecv_detached(h, p.xrank, tag, &t, None)?;
+                } else if owner != me && p.do_execute {
+                    let (_, tag) = self.owner_and_tag(h, "sending back data a task wrote")?;
+                    let sync = a.mode.contains(AccessMode::SSEND);
+                    self.isend_detached(h, owner, tag, &Transfer { sync, ..t }, None)?;
+                }
+            }
+            if self.cache_enabled() {
+                if a.mode.contains(AccessMode::W) || redux(a.mode) {
+                    self.cached_send_clear(h);
+                    self.cached_receive_clear(h)?;
+                }
+            } else if plain_read(a.mode) && p.do_execute {
+                // Without the cache, a received copy serves this one task.
+                if self.data_rank(h).is_some_and(|r| r != me && r != PER_NODE) {
+                    self.rt.invalidate_submit(h)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Inserts a task on every process (`starpu_mpi_task_insert`): `submit` is called on
+    /// the process that runs it, between the transfers before and after. An error of
+    /// `submit` is returned after the transfers after it.
+    pub fn task_insert(
+        &self,
+        comm: Comm,
+        data: &[DataAccess],
+        execute_on: Option<&ExecuteOn>,
+        policy: i32,
+        prio: i32,
+        submit: impl FnOnce() -> Result<()>,
+    ) -> Result<Placement> {
+        let p = self.place(comm, data, execute_on, policy)?;
+        self.exchange_before(comm, data, &p, prio)?;
+        // The transfers after the task are made even when it could not be submitted: the
+        // other processes expect them (the data goes back unchanged).
+        let submitted = if p.do_execute { submit() } else { Ok(()) };
+        self.exchange_after(comm, data, &p, prio)?;
+        submitted.map(|()| p)
+    }
+}
