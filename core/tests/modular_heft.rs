@@ -74,15 +74,17 @@ fn batch(sched: &str, name: &str, model: PerfModel, n: usize) -> Vec<(usize, usi
     v
 }
 
-/// Worker 1 predicted 100 times faster than worker 0.
+/// Worker 1 predicted 100,000 times faster than worker 0. The gap is wide so that no
+/// drift of the expected ends from the clock (a slow run under ThreadSanitizer makes each
+/// 10 us task take milliseconds) can make worker 0's one task look sooner.
 fn worker_1_faster() -> PerfModel {
-    PerfModel::per_worker(|_, w, _| if w == 1 { 10.0 } else { 1000.0 })
+    PerfModel::per_worker(|_, w, _| if w == 1 { 10.0 } else { 1_000_000.0 })
 }
 
 #[test]
 fn tasks_go_to_the_worker_of_least_expected_completion() {
     // 20 tasks queued on worker 1 end (20 x 10 us) before one task would on worker 0
-    // (1000 us), whatever the clock says.
+    // (1 s), whatever the clock says.
     for sched in ["modular-heft", "modular-heft2"] {
         let ran = batch(sched, "w1_faster", worker_1_faster(), 20);
         assert_eq!(ran, vec![(1, 0); 20], "{sched}");
@@ -93,8 +95,8 @@ fn tasks_go_to_the_worker_of_least_expected_completion() {
 fn tasks_wait_above_a_full_queue_then_go_where_chosen() {
     // Worker 1's queue takes 30 tasks; the others wait in the window and are placed as
     // it takes tasks, still on worker 1 (at most 30 x 10 us queued there, against
-    // 1000 us for one task on worker 0): the decision does not fall back to a worse
-    // worker because the best one's queue is full.
+    // 1 s for one task on worker 0): the decision does not fall back to a worse worker
+    // because the best one's queue is full.
     for sched in ["modular-heft", "modular-heft2"] {
         let ran = batch(sched, "w1_faster_many", worker_1_faster(), 100);
         assert_eq!(ran, vec![(1, 0); 100], "{sched}");
