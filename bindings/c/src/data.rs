@@ -25,7 +25,7 @@ impl Callback {
 fn acquire_node(node: c_int) -> starpu_core::Result<AcquireNode> {
     match node {
         n if n < 0 => Ok(AcquireNode::None),
-        n if (n as usize) < starpu_core::memory::node_count() => Ok(AcquireNode::Node(n as usize)),
+        n if (n as usize) < crate::nodes::count() => Ok(AcquireNode::Node(n as usize)),
         n => Err(Error::invalid(format!("memory node {n} does not exist"))),
     }
 }

@@ -6,9 +6,9 @@
 //! message (`-EINVAL` where the call returns an int).
 
 use crate::ffi::{self, handle, int_call, value_call};
+use crate::nodes::check as check_node;
 use crate::types::*;
 use libc::{c_int, c_uint};
-use starpu_core::memory::check_node;
 
 /// Checks `h` and `node`.
 fn check(h: starpu_data_handle_t, node: c_uint) -> starpu_core::Result<()> {

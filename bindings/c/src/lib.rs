@@ -29,6 +29,7 @@ pub mod job;
 pub mod knobs;
 pub mod memory;
 pub mod misc;
+pub mod nodes;
 pub mod pack;
 pub mod parallel;
 pub mod parallel_workers;

@@ -237,7 +237,7 @@ pub extern "C" fn starpu_worker_get_local_memory_node() -> c_uint {
 /// `starpu_memory_nodes_get_count`.
 #[no_mangle]
 pub extern "C" fn starpu_memory_nodes_get_count() -> c_uint {
-    starpu_core::memory::node_count() as c_uint
+    crate::nodes::count() as c_uint
 }
 
 /// `starpu_memory_nodes_get_numa_count`.
@@ -249,7 +249,7 @@ pub extern "C" fn starpu_memory_nodes_get_numa_count() -> c_uint {
 /// `starpu_node_get_kind`.
 #[no_mangle]
 pub extern "C" fn starpu_node_get_kind(node: c_uint) -> c_uint {
-    starpu_core::memory::node_kind(node as usize).map_or(0, |k| k.starpu_id())
+    crate::nodes::kind(node as usize).map_or(0, |k| k.starpu_id())
 }
 
 /// `starpu_worker_display_names`: one line per worker of `type`.

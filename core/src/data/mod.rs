@@ -3,6 +3,7 @@
 
 mod access;
 mod acquire;
+mod coherency;
 pub mod commute;
 pub mod element;
 pub mod filters;

@@ -47,14 +47,14 @@ impl DataHandle {
         } else if mode.is_redux() {
             self.contribution(worker, node)
         } else {
-            self.fetch(node, mode)
+            self.pin(node, mode)
         }
     }
 
     /// Records the end of an access made through `fetch_for`.
     pub(crate) fn end_access(&self, node: NodeId, mode: AccessMode) {
         if !mode.is_scratch() && !mode.is_redux() {
-            self.after_access(node, mode);
+            self.unpin(node, mode);
         }
     }
 

@@ -124,6 +124,7 @@ impl DataHandle {
         }
         let init = init.ok_or_else(|| no_methods(self))?;
         let c = DataHandle::new(
+            self.memory(),
             None,
             self.home_description(),
             false,

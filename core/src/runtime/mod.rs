@@ -91,6 +91,8 @@ pub struct Runtime {
     pub(crate) knobs: crate::knobs::Knobs,
     /// Tasks submitted and not yet terminated, per scheduling context (`ctx_wait.rs`).
     pub(crate) ctx_counts: ctx_wait::ContextCounts,
+    /// The memory nodes (`memory/`): main RAM and one per accelerator device.
+    pub(crate) memory: Arc<crate::memory::Memory>,
 }
 
 mod failures;
@@ -207,6 +209,7 @@ impl Runtime {
             parallel,
             knobs: crate::knobs::Knobs::new(&worker_cpus),
             ctx_counts: Default::default(),
+            memory: Arc::new(crate::memory::Memory::ram_only()),
         });
         rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
@@ -320,6 +323,11 @@ impl Runtime {
     /// Prints a warning (always: warnings are about the application's use of the API).
     pub fn warn(&self, msg: &str) {
         eprintln!("[starpu] warning: {msg}");
+    }
+
+    /// The memory nodes.
+    pub fn memory(&self) -> &Arc<crate::memory::Memory> {
+        &self.memory
     }
 
     pub fn workers(&self) -> &[Worker] {

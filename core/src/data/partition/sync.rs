@@ -8,7 +8,7 @@ use crate::data::acquire::wait_idle;
 use crate::data::handle::hstate;
 use crate::data::{registry, DataHandle};
 use crate::error::{Error, Result};
-use crate::memory::{self, NodeId};
+use crate::memory::NodeId;
 use crate::runtime::Runtime;
 use std::sync::atomic::Ordering;
 
@@ -50,7 +50,7 @@ impl Runtime {
                 parent.label()
             )));
         }
-        if memory::node_kind(gathering_node).is_none() {
+        if parent.memory().kind(gathering_node).is_none() {
             return Err(Error::invalid(format!(
                 "unpartitioning: no memory node {gathering_node}"
             )));
