@@ -35,6 +35,18 @@ fn main() {
             fs::copy(&path, include.join(&name)).unwrap();
         }
     }
+    // What the build has (starpu_config.h): OpenCL with the `opencl` feature.
+    let config = fs::read_to_string(hand.join("starpu_config.h")).unwrap();
+    let opencl = if std::env::var_os("CARGO_FEATURE_OPENCL").is_some() {
+        "#define STARPU_USE_OPENCL 1\n#define STARPU_MAXOPENCLDEVS 8\n"
+    } else {
+        "#define STARPU_MAXOPENCLDEVS 0\n"
+    };
+    fs::write(
+        include.join("starpu_config.h"),
+        config.replace("/* @OPENCL@ */\n", opencl),
+    )
+    .unwrap();
     // target/<profile>/include/starpu/1.4, for `make install`.
     let profile_dir = out.ancestors().nth(3).unwrap();
     copy_dir(&include, &profile_dir.join("include/starpu/1.4"));
@@ -42,6 +54,7 @@ fn main() {
     cc::Build::new()
         .file(crate_dir.join("csrc/varargs.c"))
         .file(crate_dir.join("csrc/parallel_workers.c"))
+        .file(crate_dir.join("csrc/opencl_args.c"))
         .include(&include)
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)

@@ -9,8 +9,10 @@
 #define STARPU_MINOR_VERSION 4
 #define STARPU_RELEASE_VERSION 0
 
-/* Workers this build has: CPUs only for now (no CUDA, OpenCL, HIP, MPI server/client). */
+/* Workers this build has: CPUs, and OpenCL devices when built with it (no CUDA, HIP,
+ * MPI server/client). */
 #define STARPU_USE_CPU 1
+/* @OPENCL@ */
 #define STARPU_HAVE_HWLOC 1
 #define STARPU_LINUX_SYS 1
 
@@ -23,7 +25,6 @@
 #define STARPU_NMAX_SCHED_CTXS 10
 #define STARPU_NMAX_COMBINEDWORKERS 64
 #define STARPU_MAXCUDADEVS 0
-#define STARPU_MAXOPENCLDEVS 0
 
 #define STARPU_HAVE_SETENV 1
 #define STARPU_HAVE_UNSETENV 1
@@ -44,7 +45,7 @@
 #define STARPU_PARALLEL_WORKER 1
 
 /* Deliberately not defined, because this build does not have them: STARPU_USE_CUDA,
- * STARPU_USE_OPENCL, STARPU_USE_HIP, STARPU_USE_SYCL, STARPU_USE_MAX_FPGA, STARPU_USE_MPI,
+ * STARPU_USE_HIP, STARPU_USE_SYCL, STARPU_USE_MAX_FPGA, STARPU_USE_MPI,
  * STARPU_USE_MPI_SERVER_CLIENT, STARPU_SIMGRID, STARPU_USE_FXT (no FxT traces: the
  * starpu_fxt_* calls do nothing), STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute
  * gives 0), STARPU_NON_BLOCKING_DRIVERS (idle workers park after

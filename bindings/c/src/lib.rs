@@ -30,6 +30,8 @@ pub mod knobs;
 pub mod memory;
 pub mod misc;
 pub mod nodes;
+#[cfg(feature = "opencl")]
+pub mod opencl;
 pub mod pack;
 pub mod parallel;
 pub mod parallel_workers;

@@ -93,6 +93,10 @@ pub struct Runtime {
     pub(crate) ctx_counts: ctx_wait::ContextCounts,
     /// The memory nodes (`memory/`): main RAM and one per accelerator device.
     pub(crate) memory: Arc<crate::memory::Memory>,
+    /// The accelerator devices, in the order of their workers and nodes (`drivers/`).
+    pub(crate) devices: crate::drivers::Devices,
+    /// The `where` bits of the worker kinds present.
+    pub(crate) worker_kinds: u32,
 }
 
 mod failures;
@@ -122,22 +126,25 @@ impl Runtime {
         }
         let reserve = config.reserve_ncpus.min(cpus.len());
         cpus.truncate(cpus.len() - reserve);
-        let ncpus = config.ncpus.unwrap_or(cpus.len());
-        if ncpus == 0 {
+        let devices = crate::drivers::Devices::discover(&config);
+        let ndevices = devices.nopencl();
+        // As StarPU, each accelerator's worker takes a core from the CPU workers.
+        let ncpus = config.ncpus.unwrap_or(cpus.len().saturating_sub(ndevices));
+        if ncpus + ndevices == 0 {
             return Err(Error::no_device(
                 "no worker to run tasks (0 CPU workers asked for, and no accelerator)",
             ));
         }
-        if ncpus > MAX_WORKERS {
+        if ncpus + ndevices > MAX_WORKERS {
             return Err(Error::invalid(format!(
-                "{ncpus} CPU workers asked for, at most {MAX_WORKERS} are supported"
+                "{ncpus} CPU workers asked for, at most {MAX_WORKERS} workers are supported"
             )));
         }
         let policy_name = config
             .sched_policy
             .clone()
             .unwrap_or_else(|| sched::DEFAULT_POLICY.to_string());
-        let worker_cpus: Vec<Option<usize>> = (0..ncpus)
+        let mut worker_cpus: Vec<Option<usize>> = (0..ncpus)
             .map(|i| {
                 if cpus.is_empty() {
                     None
@@ -146,16 +153,31 @@ impl Runtime {
                 }
             })
             .collect();
-        let workers: Box<[Worker]> = (0..ncpus)
-            .map(|i| {
-                let cpu = if cpus.is_empty() {
-                    None
-                } else {
-                    cpus[i % cpus.len()]
-                };
-                Worker::new(i, cpu)
-            })
+        // CPU workers first, then one per device (StarPU numbers accelerators first; the
+        // CPU workers keep ids 0..ncpus here, which bindings and combined workers use).
+        let mut workers: Vec<Worker> = worker_cpus
+            .iter()
+            .enumerate()
+            .map(|(i, &cpu)| Worker::new(i, cpu))
             .collect();
+        for devid in 0..ndevices {
+            let id = workers.len();
+            workers.push(Worker::device(
+                id,
+                worker::WorkerKind::OpenCl,
+                devid,
+                1 + devid,
+                format!("OpenCL {devid} ({})", devices.opencl_name(devid)),
+            ));
+            worker_cpus.push(None);
+        }
+        let workers: Box<[Worker]> = workers.into_boxed_slice();
+        let nworkers = workers.len();
+        let worker_kinds = workers.iter().fold(0, |m, w| m | w.kind.where_bit());
+        let memory = Arc::new(crate::memory::Memory::new(
+            devices.node_drivers(),
+            config.memory_limits.clone(),
+        ));
         // The parallel policies (peager, pheft) come with their combined workers; an
         // application policy or another built-in one has none.
         let (parallel_policy, parallel) = crate::parallel::policy::create(
@@ -202,21 +224,30 @@ impl Runtime {
             priority_range,
             started: Instant::now(),
             watchdog: config_watchdog.map(watchdog::Watchdog::new),
-            profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
-            counters: crate::counters::Counters::new(ncpus, config_perf_counters),
-            contexts: sched::contexts::Contexts::new(ncpus, priority_range),
+            profile: crate::profiling::Profiling::new(
+                config_profiling,
+                config_worker_stats,
+                nworkers,
+            ),
+            counters: crate::counters::Counters::new(nworkers, config_perf_counters),
+            contexts: sched::contexts::Contexts::new(nworkers, priority_range),
             graveyard: Default::default(),
             parallel,
             knobs: crate::knobs::Knobs::new(&worker_cpus),
             ctx_counts: Default::default(),
-            memory: Arc::new(crate::memory::Memory::ram_only()),
+            memory,
+            devices,
+            worker_kinds,
         });
-        rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
+        rt.policy.workers_added(&(0..nworkers).collect::<Vec<_>>());
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
             let worker_rt = rt.clone();
             let spawned = std::thread::Builder::new()
-                .name(format!("starpu-cpu-{id}"))
+                .name(match rt.workers[id].kind {
+                    worker::WorkerKind::Cpu => format!("starpu-cpu-{id}"),
+                    _ => format!("starpu-opencl-{}", rt.workers[id].devid),
+                })
                 .spawn(move || worker::run(worker_rt, id));
             match spawned {
                 Ok(handle) => {
@@ -276,6 +307,21 @@ impl Runtime {
         if self.config.stats {
             eprint!("{}", crate::profiling::data_summary());
         }
+        if self.config.bus_stats {
+            let summary = self.memory.stats.summary(|n| self.memory.nodes()[n].name());
+            match crate::config::env_var("STARPU_BUS_STATS_FILE") {
+                Some(f) => {
+                    if let Err(e) = std::fs::write(&f, summary) {
+                        self.warn(&format!("STARPU_BUS_STATS_FILE={f}: {e}"));
+                    }
+                }
+                None => eprint!("{summary}"),
+            }
+        }
+        // Buffers kept for reuse on the devices go (data still registered keeps its own).
+        for n in self.memory.nodes() {
+            n.release_cache();
+        }
     }
 
     /// Refuses new work, wakes the workers so they see it, and joins them.
@@ -328,6 +374,24 @@ impl Runtime {
     /// The memory nodes.
     pub fn memory(&self) -> &Arc<crate::memory::Memory> {
         &self.memory
+    }
+
+    /// The accelerator devices.
+    pub fn devices(&self) -> &crate::drivers::Devices {
+        &self.devices
+    }
+
+    /// Waits for the kernels worker `w` queued on its device (nothing for a CPU worker).
+    pub(crate) fn finish_device_kernels(&self, w: usize) -> Result<()> {
+        let me = &self.workers[w];
+        match me.kind {
+            #[cfg(feature = "opencl")]
+            worker::WorkerKind::OpenCl => match self.devices.opencl.get(me.devid) {
+                Some(d) => d.finish_kernels(),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
     }
 
     pub fn workers(&self) -> &[Worker] {
@@ -403,16 +467,17 @@ impl Runtime {
     /// The implementation of `task` worker `w` would run, if it may run it at all.
     pub fn choose_impl(&self, task: &Task, w: usize) -> Option<usize> {
         let spec = task.spec()?;
+        let kind = self.workers[w].kind;
         if let Some(cl) = &spec.codelet {
             if cl.can_execute.is_none() && spec.worker.is_none() {
-                // The common case: nothing to ask, the first CPU implementation runs.
+                // The common case: nothing to ask, the first implementation of the kind runs.
                 let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
-                let cpu = mask & crate::task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
-                return cpu.then_some(0);
+                let ok = mask & kind.where_bit() != 0 && !cl.funcs(kind).is_empty();
+                return ok.then_some(0);
             }
         }
         // A task without a codelet has one (empty) implementation.
-        let n = spec.codelet.as_ref().map_or(1, |cl| cl.cpu_funcs.len());
+        let n = spec.codelet.as_ref().map_or(1, |cl| cl.funcs(kind).len());
         (0..n).find(|&i| self.impl_allowed(task, w, i))
     }
 
@@ -429,7 +494,8 @@ impl Runtime {
             return nimpl == 0;
         };
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
-        if mask & crate::task::where_mask::CPU == 0 || nimpl >= cl.cpu_funcs.len() {
+        let kind = self.workers[w].kind;
+        if mask & kind.where_bit() == 0 || nimpl >= cl.funcs(kind).len() {
             return false;
         }
         cl.can_execute.as_ref().is_none_or(|can| {

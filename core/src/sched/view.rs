@@ -11,7 +11,6 @@ use crate::memory::NodeId;
 use crate::perfmodel::{self, PerfArch};
 use crate::runtime::Runtime;
 use crate::task::Task;
-use crate::worker::WorkerKind;
 
 /// A task's predicted length on one worker, with one implementation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,10 +67,7 @@ impl SchedView for Runtime {
         let Some(cl) = task.spec().and_then(|s| s.codelet.as_ref()) else {
             return 1;
         };
-        match self.workers[w].kind {
-            WorkerKind::Cpu => cl.cpu_funcs.len(),
-            WorkerKind::Cuda | WorkerKind::OpenCl => 0,
-        }
+        cl.funcs(self.workers[w].kind).len()
     }
 
     fn can_run_impl(&self, task: &Task, w: usize, nimpl: usize) -> bool {
