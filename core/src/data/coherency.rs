@@ -501,6 +501,18 @@ impl DataHandle {
         Ok(())
     }
 
+    /// Records that `node` holds the current value and no other node does (the children
+    /// of a partition were gathered there).
+    pub(crate) fn gathered_on(&self, node: NodeId) {
+        let h = &*self.0;
+        let mut co = h.lock_coherency();
+        let _ = h.settle(&mut co);
+        for (n, r) in h.replicas.iter().enumerate() {
+            let s = if n == node { msi::OWNER } else { msi::INVALID };
+            r.state.store(s, Ordering::SeqCst);
+        }
+    }
+
     /// Makes sure `node` has a buffer for the data, without bringing the value
     /// (`starpu_data_request_allocation`).
     pub fn allocate_on(&self, node: NodeId) -> Result<()> {
@@ -520,6 +532,13 @@ impl DataHandle {
     /// "requested").
     pub fn is_requested_on(&self, node: NodeId) -> bool {
         self.0.npending.load(Ordering::SeqCst) != 0 && self.0.lock_coherency().find(node).is_some()
+    }
+
+    /// Whether a transfer to `node` is running.
+    pub fn is_loading_on(&self, node: NodeId) -> bool {
+        let co = self.0.lock_coherency();
+        co.find(node)
+            .is_some_and(|i| co.pending[i].running.is_some())
     }
 
     /// A new buffer shaped like this data, for a worker's SCRATCH buffer (`scratch.rs`).
