@@ -110,3 +110,142 @@ fn cpu_and_opencl_tasks_alternate_on_one_vector() {
     assert!(out.iter().all(|&x| x == expect), "{} != {expect}", out[0]);
     rt.shutdown();
 }
+
+/// A codelet with a CPU and an OpenCL implementation that count where they ran.
+fn counting(cpu: Arc<AtomicUsize>, ocl: Arc<AtomicUsize>) -> Codelet {
+    Codelet::new("where")
+        .modes([AccessMode::R])
+        .cpu(move |_| {
+            cpu.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        })
+        .opencl(move |call| {
+            call.opencl()?.buffer_of::<f32>(0)?;
+            ocl.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        })
+}
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[test]
+fn where_workers_and_can_execute_choose_the_kind() {
+    let Some(rt) = runtime(1, Some("eager")) else {
+        return;
+    };
+    let (cpu, ocl) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let both = Arc::new(counting(cpu.clone(), ocl.clone()));
+    let v = rt.register_vector(vec![1.0f32; 16]).unwrap();
+    let ocl_worker = rt.worker_ids(Some(starpu_core::worker::WorkerKind::OpenCl))[0];
+    let opencl_only = starpu_core::task::where_mask::OPENCL;
+    for _ in 0..3 {
+        rt.task(&both)
+            .buffer(&v, AccessMode::R)
+            .where_mask(opencl_only)
+            .submit()
+            .unwrap();
+        rt.task(&both)
+            .buffer(&v, AccessMode::R)
+            .worker(ocl_worker)
+            .submit()
+            .unwrap();
+    }
+    rt.wait_for_all().unwrap();
+    assert_eq!(
+        (cpu.load(Ordering::SeqCst), ocl.load(Ordering::SeqCst)),
+        (0, 6)
+    );
+    let cpu_only =
+        Arc::new(counting(cpu.clone(), ocl.clone()).can_execute(move |w, _, _| w != ocl_worker));
+    for _ in 0..4 {
+        rt.task(&cpu_only)
+            .buffer(&v, AccessMode::R)
+            .submit()
+            .unwrap();
+    }
+    rt.wait_for_all().unwrap();
+    assert_eq!(
+        (cpu.load(Ordering::SeqCst), ocl.load(Ordering::SeqCst)),
+        (4, 6)
+    );
+    // A codelet with only a CPU implementation never goes to the OpenCL worker.
+    let cpu_count = cpu.clone();
+    let plain = Arc::new(Codelet::new("cpu").modes([AccessMode::R]).cpu(move |_| {
+        cpu_count.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }));
+    assert!(rt
+        .task(&plain)
+        .buffer(&v, AccessMode::R)
+        .worker(ocl_worker)
+        .submit()
+        .is_err());
+    rt.unregister(&v, true).unwrap();
+    rt.shutdown();
+}
+
+#[test]
+fn the_bus_model_is_measured_saved_and_predicts_transfers() {
+    let Some(rt) = runtime(1, None) else { return };
+    let mem = rt.memory().clone();
+    let bus = mem.bus().expect("measured at start");
+    assert!(bus.bandwidth(0, 1) > 0.0 && bus.bandwidth(1, 0) > 0.0);
+    assert!(bus.latency(0, 1) > 0.0);
+    let base = starpu_core::perfmodel::settings::sampling_base().join("bus");
+    let host = starpu_core::perfmodel::settings::hostname();
+    for kind in ["bandwidth", "latency", "config"] {
+        assert!(
+            base.join(format!("{host}.{kind}")).is_file(),
+            "no {kind} file"
+        );
+    }
+    let v = rt.register_vector(vec![0.0f32; 1 << 20]).unwrap();
+    let to_device = starpu_core::perfmodel::bus::data_transfer_time(&v, 1);
+    assert!(
+        to_device > bus.latency(0, 1),
+        "{to_device} us to move 4 MiB"
+    );
+    assert_eq!(starpu_core::perfmodel::bus::data_transfer_time(&v, 0), 0.0);
+    rt.prefetch(&v, 1, starpu_core::memory::Level::Fetch, 0, false)
+        .unwrap();
+    assert!(v.is_valid_on(1) && v.is_valid_on(0));
+    assert_eq!(starpu_core::perfmodel::bus::data_transfer_time(&v, 1), 0.0);
+    rt.unregister(&v, true).unwrap();
+    rt.shutdown();
+}
+
+/// dmda counts the transfer, dm does not: with the data in main RAM and a kernel much
+/// faster on the device than the transfer is long, dm sends the task to the device and
+/// dmda keeps it on the CPU.
+#[test]
+fn dmda_weighs_the_transfer_and_dm_does_not() {
+    for (policy, expect_cpu) in [("dm", 0), ("dmda", 1)] {
+        let Some(rt) = runtime(1, Some(policy)) else {
+            return;
+        };
+        let v = rt.register_vector(vec![0.0f32; 1 << 21]).unwrap();
+        let transfer = starpu_core::perfmodel::bus::data_transfer_time(&v, 1);
+        // On the CPU: half the transfer; on the device: a tenth of that.
+        let cpu_len = transfer / 2.0;
+        let (cpu, ocl) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let mut cl = counting(cpu.clone(), ocl.clone());
+        cl.model = Some(starpu_core::perfmodel::PerfModel::per_arch(
+            move |_, arch, _| match arch.devices[0].kind {
+                starpu_core::worker::WorkerKind::Cpu => cpu_len,
+                _ => cpu_len / 10.0,
+            },
+        ));
+        rt.task(&Arc::new(cl))
+            .buffer(&v, AccessMode::R)
+            .submit()
+            .unwrap();
+        rt.wait_for_all().unwrap();
+        assert_eq!(
+            (cpu.load(Ordering::SeqCst), ocl.load(Ordering::SeqCst)),
+            (expect_cpu, 1 - expect_cpu),
+            "{policy} with a {transfer:.0} us transfer"
+        );
+        rt.unregister(&v, true).unwrap();
+        rt.shutdown();
+    }
+}

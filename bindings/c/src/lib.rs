@@ -11,6 +11,7 @@ mod alloc;
 pub mod arbiter;
 pub mod async_copy;
 pub mod bound;
+pub mod bus;
 pub mod codelet;
 pub mod consts;
 pub mod ctx_wait;

@@ -9,6 +9,7 @@
 //! and transfers; the drivers (`drivers/`) are the only code that sees a device's API.
 
 mod alloc;
+mod bus;
 pub mod driver;
 mod node;
 mod ram;
@@ -17,6 +18,7 @@ mod stats;
 pub mod transfer;
 
 pub use alloc::{Limits, Resident};
+pub use bus::BusCosts;
 pub use driver::{Completion, Direction, NodeDriver};
 pub use node::Node;
 pub use requests::Level;
@@ -71,6 +73,8 @@ pub struct Memory {
     nodes: Vec<Node>,
     /// Bytes moved between each pair of nodes (`STARPU_BUS_STATS`).
     pub stats: BusStats,
+    /// What transfers cost, once measured or read (`perfmodel/bus.rs`).
+    bus: std::sync::OnceLock<BusCosts>,
 }
 
 impl Memory {
@@ -94,6 +98,7 @@ impl Memory {
         Memory {
             nodes,
             stats: BusStats::new(n),
+            bus: std::sync::OnceLock::new(),
         }
     }
 
@@ -141,6 +146,27 @@ impl Memory {
         let t = c.finish();
         self.stats.record(src, dst, t.bytes());
         Ok(t)
+    }
+
+    /// The transfer costs, once known (none with main RAM alone).
+    pub fn bus(&self) -> Option<&BusCosts> {
+        self.bus.get()
+    }
+
+    /// Records the transfer costs (set once).
+    pub fn set_bus(&self, costs: BusCosts) {
+        let _ = self.bus.set(costs);
+    }
+
+    /// µs to move `bytes` from `src` to `dst`, through main RAM when there is no direct
+    /// path; 0 while costs are unknown.
+    pub fn predict_transfer(&self, src: NodeId, dst: NodeId, bytes: usize) -> f64 {
+        let Some(b) = self.bus() else { return 0.0 };
+        if src == dst || self.direct_path(src, dst) {
+            b.predict(src, dst, bytes)
+        } else {
+            b.predict(src, MAIN_RAM, bytes) + b.predict(MAIN_RAM, dst, bytes)
+        }
     }
 
     /// Whether data can go from `src` to `dst` in one copy.

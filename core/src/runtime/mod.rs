@@ -263,6 +263,8 @@ impl Runtime {
         }
         drop(threads);
         crate::perfmodel::settings::runtime_started(&rt.config);
+        // With devices: the transfer costs, read or measured once per machine.
+        crate::perfmodel::bus::calibrate(&rt.memory, rt.topology.core_cpus.len());
         if let Err(e) = watchdog::Watchdog::start(&rt) {
             rt.stop_workers();
             return Err(Error::no_device(format!(

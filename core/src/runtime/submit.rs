@@ -153,7 +153,10 @@ impl Runtime {
             let kind_ok = cpu_ok || self.device_can_run(cl, mask);
             // can_execute is asked again when a worker picks the task; asking now turns a
             // task no worker accepts into an error instead of a task that never runs.
-            let accepted = kind_ok && (cl.can_execute.is_none() || self.someone_accepts(spec));
+            // (A task for one worker needs that worker to have an implementation.)
+            let accepted = kind_ok
+                && ((cl.can_execute.is_none() && spec.worker.is_none())
+                    || self.someone_accepts(spec));
             if !accepted {
                 return Err(Error::no_device(format!(
                     "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU \

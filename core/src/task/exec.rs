@@ -127,7 +127,24 @@ fn run_kernel(
                 .sched_impl()
                 .filter(|&i| rt.impl_allowed(task, worker_id, i))
                 .or_else(|| rt.choose_impl(task, worker_id))
-                .unwrap_or(0);
+                .filter(|&i| i < cl.funcs(kind).len())
+                .ok_or_else(|| {
+                    Error::no_device(format!(
+                        "codelet {} has no implementation for worker {} ({})",
+                        cl.display_name(),
+                        worker_id,
+                        rt.workers[worker_id].name
+                    ))
+                });
+            let nimpl = match nimpl {
+                Ok(i) => i,
+                Err(e) => {
+                    for a in spec.accesses.iter() {
+                        a.handle.end_access(node, a.mode);
+                    }
+                    return Err(e);
+                }
+            };
             task.set_sched_impl(nimpl);
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
             let run = || match &team {
