@@ -51,9 +51,14 @@ impl DataHandle {
         }
     }
 
-    /// Records the end of an access made through `fetch_for`.
-    pub(crate) fn end_access(&self, node: NodeId, mode: AccessMode) {
-        if !mode.is_scratch() && !mode.is_redux() {
+    /// Records the end of an access made through `fetch_for` by `worker`.
+    pub(crate) fn end_access(&self, worker: usize, node: NodeId, mode: AccessMode) {
+        if mode.is_redux() {
+            // The worker's contribution was written where the worker computes.
+            if let Some(c) = self.contribution_of(worker) {
+                c.after_access(node, AccessMode::RW);
+            }
+        } else if !mode.is_scratch() {
             self.unpin(node, mode);
         }
     }

@@ -61,6 +61,15 @@ impl DataHandle {
         self.0.modes.redux.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The contribution `worker` accumulates into, if it has one (only looked up with
+    /// several memory nodes: with main RAM alone its state never changes).
+    pub(crate) fn contribution_of(&self, worker: usize) -> Option<DataHandle> {
+        if !self.memory().has_devices() {
+            return None;
+        }
+        self.redux_state().slots.get(worker).cloned().flatten()
+    }
+
     /// Sets the codelets REDUX accesses to this handle use
     /// (`starpu_data_set_reduction_methods`). Each must have a CPU implementation.
     pub fn set_reduction_methods(&self, methods: ReductionMethods) -> Result<()> {
@@ -119,8 +128,9 @@ impl DataHandle {
             let init = st.methods.as_ref().map(|m| m.init.clone());
             (st.slots.get(worker).cloned().flatten(), init)
         };
+        // RW: the contribution accumulates (and may have been made in main RAM).
         if let Some(c) = existing {
-            return c.fetch(node, AccessMode::W);
+            return c.fetch(node, AccessMode::RW);
         }
         let init = init.ok_or_else(|| no_methods(self))?;
         let c = DataHandle::new(
@@ -133,11 +143,17 @@ impl DataHandle {
                 owner: None,
             },
         );
-        if let Err(e) = run_inline(worker, node, &init, &[(c.clone(), AccessMode::W)]) {
+        // The init codelet runs on the CPU: for a device worker, in main RAM, whence the
+        // contribution goes to the device.
+        let init_node = match self.memory().kind(node) {
+            Some(crate::memory::NodeKind::CpuRam) => node,
+            _ => crate::memory::MAIN_RAM,
+        };
+        if let Err(e) = run_inline(worker, init_node, &init, &[(c.clone(), AccessMode::W)]) {
             drop(c.retire());
             return Err(e);
         }
-        let ptr = c.fetch(node, AccessMode::W)?;
+        let ptr = c.fetch(node, AccessMode::RW)?;
         let mut st = self.redux_state();
         if st.slots.len() <= worker {
             st.slots.resize_with(worker + 1, || None);
@@ -233,7 +249,7 @@ fn run_inline(
     let what = format!("the reduction codelet {}", cl.display_name());
     let r = worker::as_callback(&what, Some(&task), || kernel(&call));
     for (h, mode) in accesses {
-        h.end_access(node, *mode);
+        h.end_access(worker, node, *mode);
     }
     match r {
         Ok(Ok(())) => Ok(()),

@@ -104,7 +104,7 @@ fn run_kernel(
             Err(e) => {
                 // The buffers fetched so far are released.
                 for a in &spec.accesses[..i] {
-                    a.handle.end_access(node, a.mode);
+                    a.handle.end_access(worker_id, node, a.mode);
                 }
                 return Err(e);
             }
@@ -140,7 +140,7 @@ fn run_kernel(
                 Ok(i) => i,
                 Err(e) => {
                     for a in spec.accesses.iter() {
-                        a.handle.end_access(node, a.mode);
+                        a.handle.end_access(worker_id, node, a.mode);
                     }
                     return Err(e);
                 }
@@ -188,7 +188,7 @@ fn run_kernel(
         rt.parallel.team_done();
     }
     for a in spec.accesses.iter() {
-        a.handle.end_access(node, a.mode);
+        a.handle.end_access(worker_id, node, a.mode);
     }
     result
 }
