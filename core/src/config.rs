@@ -260,7 +260,7 @@ impl Config {
                 *flag = v > 0;
             }
         }
-        self.memory_limits = crate::memory::Limits::from_env()?;
+        self.memory_limits.apply_env()?;
         if self.precedence_over_env {
             return Ok(());
         }

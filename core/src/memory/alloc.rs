@@ -58,7 +58,30 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Reads the environment variables StarPU reads.
+    /// Lays the environment variables StarPU reads over these limits (only those set).
+    pub fn apply_env(&mut self) -> Result<()> {
+        let env = Limits::from_env()?;
+        let set = |name: &str| std::env::var_os(name).is_some();
+        if set("STARPU_LIMIT_OPENCL_MEM") {
+            self.opencl = env.opencl;
+        }
+        if set("STARPU_LIMIT_CUDA_MEM") {
+            self.cuda = env.cuda;
+        }
+        if set("STARPU_MINIMUM_CLEAN_BUFFERS") {
+            self.minimum_clean = env.minimum_clean;
+        }
+        if set("STARPU_TARGET_CLEAN_BUFFERS") {
+            self.target_clean = env.target_clean;
+        }
+        for d in env.per_device {
+            self.per_device.retain(|o| (o.0, o.1) != (d.0, d.1));
+            self.per_device.push(d);
+        }
+        Ok(())
+    }
+
+    /// The limits the environment variables StarPU reads give.
     pub fn from_env() -> Result<Limits> {
         let mib = |name: &str| -> Result<Option<usize>> {
             match std::env::var(name) {
