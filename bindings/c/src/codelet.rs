@@ -156,7 +156,7 @@ fn c_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel
 
 /// The OpenCL implementations, from `opencl_funcs` or the deprecated `opencl_func`, with
 /// their `opencl_flags`.
-unsafe fn opencl_functions(
+pub(crate) unsafe fn opencl_functions(
     cl: &starpu_codelet,
 ) -> Vec<(unsafe extern "C" fn(*mut *mut c_void, *mut c_void), u8)> {
     let mut out: Vec<_> = cl
@@ -174,27 +174,28 @@ unsafe fn opencl_functions(
     out
 }
 
+/// Whether the OpenCL kernel that just ran on this thread reported an error
+/// (`STARPU_OPENCL_REPORT_ERROR`): the failure of its task.
+pub(crate) fn opencl_kernel_failure() -> starpu_core::task::KernelResult {
+    #[cfg(feature = "opencl")]
+    if let Some(status) = crate::opencl::take_kernel_failure() {
+        return Err(format!(
+            "the OpenCL kernel reported error {status} ({})",
+            starpu_core::drivers::opencl::error_string(status)
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// An OpenCL implementation: a C kernel that fails its task when it reports an OpenCL
 /// error (`STARPU_OPENCL_REPORT_ERROR`).
-#[cfg(feature = "opencl")]
 fn c_opencl_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel {
     let run = c_kernel(f);
     Arc::new(move |call: &KernelCall| {
         run(call)?;
-        match crate::opencl::take_kernel_failure() {
-            Some(status) => Err(format!(
-                "the OpenCL kernel reported error {status} ({})",
-                starpu_core::drivers::opencl::error_string(status)
-            )
-            .into()),
-            None => Ok(()),
-        }
+        opencl_kernel_failure()
     })
-}
-
-#[cfg(not(feature = "opencl"))]
-fn c_opencl_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel {
-    c_kernel(f)
 }
 
 fn c_can_execute(f: unsafe extern "C" fn(c_uint, *mut starpu_task, c_uint) -> c_int) -> CanExecute {

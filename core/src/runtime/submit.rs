@@ -149,7 +149,8 @@ impl Runtime {
         }
         let runs = mask & !task::where_mask::NOWHERE != 0;
         if runs && spec.kind == TaskKind::Normal {
-            let cpu_ok = mask & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
+            let cpu_ok =
+                mask & self.worker_kinds & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
             let kind_ok = cpu_ok || self.device_can_run(cl, mask);
             // can_execute is asked again when a worker picks the task; asking now turns a
             // task no worker accepts into an error instead of a task that never runs.

@@ -146,7 +146,8 @@ fn run_kernel(
                 }
             };
             task.set_sched_impl(nimpl);
-            let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
+            let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl)
+                .on_device(node != crate::memory::MAIN_RAM);
             let run = || match &team {
                 None => worker::as_callback("the kernel", Some(task), || {
                     let r = (cl.funcs(kind)[nimpl])(&call);

@@ -47,7 +47,9 @@ impl Interface for VariableInterface {
     }
     fn allocate(&mut self, node: &Node) -> Result<()> {
         let h = node.alloc(self.elemsize)?;
-        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
+        // StarPU's variable keeps the device's handle in `ptr` too (OpenCL kernels read
+        // their cl_mem with STARPU_VARIABLE_GET_PTR).
+        (self.ptr, self.dev_handle, self.offset) = (h, h, 0);
         Ok(())
     }
     fn free(&mut self, node: &Node) {
