@@ -319,9 +319,12 @@ fn park(rt: &Runtime, id: usize) {
         let asleep = rt.profile.sleeps();
         let node = &rt.memory.nodes()[me.node];
         while me.sleeping.load(Ordering::SeqCst) && !rt.is_stopping() {
-            if node.pending_requests() > 0 {
-                // Transfers of the node to finish, prefetches to start: look again soon.
-                std::thread::park_timeout(Duration::from_micros(200));
+            if node.queued_requests() > 0 {
+                // Prefetches waiting for room (or for an idle node) to start: look again
+                // now and then. Running transfers need no watching: whoever needs their
+                // data waits for them, and polling them would take the device's cores
+                // (PoCL computes on the same CPUs).
+                std::thread::park_timeout(Duration::from_millis(1));
                 node.progress(true);
             } else {
                 std::thread::park();

@@ -359,7 +359,11 @@ impl Resident for HandleInner {
 
     fn issue(&self, node: NodeId, _level: Level) -> memory::requests::Issue {
         use memory::requests::Issue;
-        let mut co = self.lock_coherency();
+        // A thread holding the lock may be waiting for a transfer: come back later rather
+        // than wait with it.
+        let Ok(mut co) = self.coherency.try_lock() else {
+            return Issue::Busy;
+        };
         let Some(i) = co.find(node) else {
             return Issue::Nothing;
         };
@@ -389,7 +393,9 @@ impl Resident for HandleInner {
     }
 
     fn poll(&self, node: NodeId) -> bool {
-        let mut co = self.lock_coherency();
+        let Ok(mut co) = self.coherency.try_lock() else {
+            return false;
+        };
         match self.finish(&mut co, node, false) {
             Ok(done) => done,
             Err(e) => {

@@ -157,6 +157,11 @@ impl Node {
         self.requests.pending()
     }
 
+    /// Requests queued here and not started yet.
+    pub fn queued_requests(&self) -> usize {
+        self.requests.queued()
+    }
+
     /// Finishes the transfers that are over and starts queued requests; `idle` lets idle
     /// prefetches start.
     pub fn progress(&self, idle: bool) {

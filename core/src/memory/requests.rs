@@ -55,6 +55,8 @@ pub enum Issue {
     Nothing,
     /// No room on the node now: keep the request queued.
     NoRoom,
+    /// The data is busy (another thread holds it): try again at the next progress.
+    Busy,
 }
 
 struct Entry {
@@ -74,6 +76,8 @@ pub(super) struct Queue {
     lists: Mutex<Lists>,
     /// Queued and running requests, readable without the lock.
     pending: AtomicUsize,
+    /// Queued requests (not started), readable without the lock.
+    queued: AtomicUsize,
 }
 
 /// Transfers one node runs at once; more wait in the queue (they would only share the bus).
@@ -88,6 +92,16 @@ impl Queue {
         self.pending.load(Ordering::Acquire)
     }
 
+    pub(super) fn queued(&self) -> usize {
+        self.queued.load(Ordering::Acquire)
+    }
+
+    /// Recounts the queued requests (the lists locked).
+    fn count_queued(&self, l: &Lists) {
+        let n = l.queued.iter().map(|q| q.len()).sum();
+        self.queued.store(n, Ordering::Release);
+    }
+
     /// Queues a request for `r` at `level`, after the requests of its priority or higher.
     pub(super) fn push(&self, r: Weak<dyn Resident>, level: Level, prio: i32) {
         let mut l = lock(&self.lists);
@@ -95,6 +109,7 @@ impl Queue {
         let at = q.iter().rposition(|e| e.prio >= prio).map_or(0, |i| i + 1);
         q.insert(at, Entry { resident: r, prio });
         self.pending.fetch_add(1, Ordering::AcqRel);
+        self.count_queued(&l);
     }
 
     /// Polls the running transfers, then starts queued requests while there is room.
@@ -134,6 +149,7 @@ impl Queue {
                 let e = l.queued[level as usize]
                     .pop_front()
                     .expect("the list is not empty");
+                self.count_queued(&l);
                 (e, level)
             };
             let Some(r) = entry.resident.upgrade() else {
@@ -145,8 +161,10 @@ impl Queue {
                 Issue::Nothing => {
                     self.pending.fetch_sub(1, Ordering::AcqRel);
                 }
-                Issue::NoRoom => {
-                    lock(&self.lists).queued[level as usize].push_front(entry);
+                Issue::NoRoom | Issue::Busy => {
+                    let mut l = lock(&self.lists);
+                    l.queued[level as usize].push_front(entry);
+                    self.count_queued(&l);
                     return;
                 }
             }
@@ -166,6 +184,7 @@ impl Queue {
         let n = l.queued.iter().map(|q| q.len()).sum::<usize>() + l.running.len();
         *l = Lists::default();
         self.pending.fetch_sub(n, Ordering::AcqRel);
+        self.queued.store(0, Ordering::Release);
     }
 }
 

@@ -1,6 +1,7 @@
 //! OpenCL devices: found once per process (loading `libOpenCL.so.1` then), each opened on
-//! first use with its context and two in-order queues, one for kernels and one for
-//! transfers (so that copies overlap with kernels, as StarPU's separate queues do).
+//! first use with its context and in-order queues: one for kernels, one for transfers to
+//! the device and one for transfers from it (so that copies overlap with kernels, as with
+//! StarPU's separate queues).
 
 use super::error::{cl_error, ClResult};
 use cl3::types::{cl_command_queue, cl_context, cl_device_id, cl_device_type, cl_platform_id};
@@ -45,8 +46,11 @@ pub(crate) struct Opened {
     pub(crate) context: cl_context,
     /// Kernels go here (StarPU's `queues[devid]`, `starpu_opencl_get_queue`).
     pub(crate) queue: cl_command_queue,
-    /// Data transfers go here.
+    /// Data transfers to the device go here, transfers from it and within it in `out`
+    /// (StarPU's in and out transfer queues): a copy back to main RAM does not wait
+    /// behind the prefetches queued toward the device.
     pub(crate) transfers: cl_command_queue,
+    pub(crate) out: cl_command_queue,
 }
 
 /// One OpenCL device of this machine.
@@ -137,10 +141,12 @@ impl Device {
         };
         let queue_k = queue(())?;
         let transfers = queue(())?;
+        let out = queue(())?;
         Ok(Opened {
             context,
             queue: queue_k,
             transfers,
+            out,
         })
     }
 

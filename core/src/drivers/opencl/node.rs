@@ -58,13 +58,18 @@ fn origin(x: usize) -> [usize; 3] {
 }
 
 impl Device {
-    fn transfer_queue(&self) -> Result<cl_command_queue> {
-        Ok(self.opened()?.transfers)
+    /// The queue of copies going in `dir`.
+    fn transfer_queue(&self, dir: Direction) -> Result<cl_command_queue> {
+        let o = self.opened()?;
+        Ok(match dir {
+            Direction::ToDevice => o.transfers,
+            _ => o.out,
+        })
     }
 
     /// RAM to device: a (rectangular) write of `r` from the address `host`.
     unsafe fn write(&self, host: usize, mem: cl_mem, offset: usize, r: Region) -> Result<cl_event> {
-        let q = self.transfer_queue()?;
+        let q = self.transfer_queue(Direction::ToDevice)?;
         let nb = super::cl::CL_FALSE;
         let e = if r.is_contiguous() {
             cl3::command_queue::enqueue_write_buffer(
@@ -100,7 +105,7 @@ impl Device {
 
     /// Device to RAM: a (rectangular) read of `r` into the address `host`.
     unsafe fn read(&self, mem: cl_mem, offset: usize, host: usize, r: Region) -> Result<cl_event> {
-        let q = self.transfer_queue()?;
+        let q = self.transfer_queue(Direction::FromDevice)?;
         let nb = super::cl::CL_FALSE;
         let e = if r.is_contiguous() {
             cl3::command_queue::enqueue_read_buffer(
@@ -136,7 +141,7 @@ impl Device {
 
     /// Device to device (one context).
     unsafe fn copy_within(&self, src: Loc, dst: Loc, r: Region) -> Result<cl_event> {
-        let q = self.transfer_queue()?;
+        let q = self.transfer_queue(Direction::Within)?;
         let (s, d) = (src.handle as cl_mem, dst.handle as cl_mem);
         let e = if r.is_contiguous() {
             cl3::command_queue::enqueue_copy_buffer(
@@ -219,7 +224,7 @@ impl NodeDriver for Device {
             Direction::Within => self.copy_within(src, dst, r)?,
         };
         // Without a flush some implementations start the command only at the next wait.
-        let _ = cl3::command_queue::flush(self.transfer_queue()?);
+        let _ = cl3::command_queue::flush(self.transfer_queue(dir)?);
         Ok(Some(Box::new(ClEvent(e))))
     }
 }

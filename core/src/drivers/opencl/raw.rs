@@ -68,7 +68,7 @@ pub unsafe fn read(
     size: usize,
     blocking: bool,
 ) -> Status<*mut c_void> {
-    let q = device.opened_status()?.transfers;
+    let q = device.opened_status()?.out;
     let ev = cl3::command_queue::enqueue_read_buffer(
         q,
         mem as cl_mem,
@@ -96,7 +96,7 @@ pub unsafe fn copy(
     size: usize,
     blocking: bool,
 ) -> Status<*mut c_void> {
-    let q = device.opened_status()?.transfers;
+    let q = device.opened_status()?.out;
     let ev = cl3::command_queue::enqueue_copy_buffer(
         q,
         src as cl_mem,
