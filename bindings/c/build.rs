@@ -36,11 +36,13 @@ fn main() {
         }
     }
     // What the build has (starpu_config.h): OpenCL with the `opencl` feature.
+    // STARPU_MAXOPENCLDEVS is there in both (starpu.h has it too, the bound of
+    // `struct starpu_opencl_program`, which starpu_opencl.h declares either way).
     let config = fs::read_to_string(hand.join("starpu_config.h")).unwrap();
     let opencl = if std::env::var_os("CARGO_FEATURE_OPENCL").is_some() {
         "#define STARPU_USE_OPENCL 1\n#define STARPU_MAXOPENCLDEVS 8\n"
     } else {
-        "#define STARPU_MAXOPENCLDEVS 0\n"
+        "#define STARPU_MAXOPENCLDEVS 8\n"
     };
     fs::write(
         include.join("starpu_config.h"),

@@ -2,10 +2,20 @@
  * standard interface written on the device and read back in main RAM (strided layouts
  * in RAM, packed on the device), a partitioned vector whose pieces live in the parent's
  * device buffer, the data calls (allocation request, fetch, prefetch, eviction, query,
- * acquisition on the device, write-through), bus statistics, and eviction under a small
- * STARPU_LIMIT_OPENCL_MEM with no data lost. Exits 78 (skipped) without a device. */
+ * acquisition on the device, write-through), bus statistics, multiformat data kept to
+ * CPU workers, and eviction under a small STARPU_LIMIT_OPENCL_MEM with no data lost.
+ * Exits 78 (skipped) without a device. */
 #include "test_common.h"
 #include <starpu_opencl.h>
+
+#ifndef STARPU_USE_OPENCL
+/* A libstarpu built without OpenCL (no `opencl` feature): nothing to test. */
+int main(void)
+{
+	printf("skipped: libstarpu was built without OpenCL\n");
+	return 78;
+}
+#else
 
 static const char *add1_src =
 	"__kernel void add1(__global float *v, unsigned offset, unsigned n)\n"
@@ -355,6 +365,78 @@ static void eviction(unsigned dev)
 	CHECK(bad == 0, "%d values lost or wrong after eviction", bad);
 }
 
+/* Multiformat data stays on CPU workers: this runtime does not run the conversion
+ * codelets, so an OpenCL worker never gets such a task (one with only an OpenCL
+ * implementation is refused at submission), and the data is never converted. */
+static int mf_cpu_runs, mf_opencl_runs, mf_conversions;
+
+static void mf_scal_cpu(void *buffers[], void *arg)
+{
+	(void)arg;
+	float *p = STARPU_MULTIFORMAT_GET_CPU_PTR(buffers[0]);
+	unsigned n = STARPU_MULTIFORMAT_GET_NX(buffers[0]);
+	for (unsigned i = 0; i < 2 * n; i++)
+		p[i] *= 2.0f;
+	__atomic_fetch_add(&mf_cpu_runs, 1, __ATOMIC_SEQ_CST);
+}
+
+static void mf_scal_opencl(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	__atomic_fetch_add(&mf_opencl_runs, 1, __ATOMIC_SEQ_CST);
+}
+
+static void mf_convert(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+	__atomic_fetch_add(&mf_conversions, 1, __ATOMIC_SEQ_CST);
+}
+
+static struct starpu_codelet mf_to_opencl = {.cpu_funcs = {mf_convert}, .nbuffers = 1, .modes = {STARPU_RW}};
+static struct starpu_codelet mf_from_opencl = {.cpu_funcs = {mf_convert}, .nbuffers = 1, .modes = {STARPU_RW}};
+static struct starpu_multiformat_data_interface_ops mf_ops = {
+	.cpu_elemsize = 2 * sizeof(float),
+	.opencl_elemsize = 2 * sizeof(float),
+	.cpu_to_opencl_cl = &mf_to_opencl,
+	.opencl_to_cpu_cl = &mf_from_opencl,
+};
+static struct starpu_codelet mf_both_cl = {
+	.cpu_funcs = {mf_scal_cpu},
+	.opencl_funcs = {mf_scal_opencl},
+	.nbuffers = 1,
+	.modes = {STARPU_RW},
+	.name = "mf_both",
+};
+static struct starpu_codelet mf_opencl_cl = {
+	.opencl_funcs = {mf_scal_opencl},
+	.nbuffers = 1,
+	.modes = {STARPU_RW},
+	.name = "mf_opencl_only",
+};
+
+static void multiformat(void)
+{
+	enum { N = 64, TASKS = 20 };
+	static float pts[2 * N];
+	for (int i = 0; i < 2 * N; i++)
+		pts[i] = 1.0f;
+	starpu_data_handle_t h;
+	starpu_multiformat_data_register(&h, STARPU_MAIN_RAM, pts, N, &mf_ops);
+	for (int t = 0; t < TASKS; t++)
+		MUST(starpu_task_insert(&mf_both_cl, STARPU_RW, h, 0));
+	int ret = starpu_task_insert(&mf_opencl_cl, STARPU_RW, h, 0);
+	CHECK(ret == -ENODEV, "an OpenCL-only task on multiformat data: %d, not -ENODEV", ret);
+	starpu_task_wait_for_all();
+	starpu_data_unregister(h);
+	CHECK(mf_cpu_runs == TASKS && mf_opencl_runs == 0, "multiformat tasks: %d on CPUs, %d on OpenCL",
+	      mf_cpu_runs, mf_opencl_runs);
+	CHECK(mf_conversions == 0, "%d conversions", mf_conversions);
+	CHECK(pts[0] == (float)(1 << TASKS) && pts[2 * N - 1] == (float)(1 << TASKS), "values %f %f",
+	      pts[0], pts[2 * N - 1]);
+}
+
 static unsigned start(void)
 {
 	tc_init_ncpus(1);
@@ -379,6 +461,7 @@ int main(void)
 	interfaces(dev);
 	partitioned(dev);
 	data_calls(dev);
+	multiformat();
 	stop();
 
 	setenv("STARPU_LIMIT_OPENCL_MEM", "1", 1);
@@ -387,3 +470,4 @@ int main(void)
 	stop();
 	return tc_failures ? 1 : 0;
 }
+#endif /* STARPU_USE_OPENCL */

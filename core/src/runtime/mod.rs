@@ -105,6 +105,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Whether a device worker may run a task with these accesses: not with multiformat data,
+/// whose conversion codelets this runtime does not run (its device format would hold
+/// nothing).
+pub(crate) fn device_can_take(spec: &crate::task::TaskSpec) -> bool {
+    use crate::data::interfaces::id::MULTIFORMAT;
+    spec.accesses
+        .iter()
+        .all(|a| a.handle.interface_id() != MULTIFORMAT)
+}
+
 impl Runtime {
     /// Starts a runtime with `config` (environment variables already applied, see
     /// [`Config::apply_env`]). The machine's topology is read here, once.
@@ -474,7 +484,9 @@ impl Runtime {
             if cl.can_execute.is_none() && spec.worker.is_none() {
                 // The common case: nothing to ask, the first implementation of the kind runs.
                 let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
-                let ok = mask & kind.where_bit() != 0 && !cl.funcs(kind).is_empty();
+                let ok = mask & kind.where_bit() != 0
+                    && !cl.funcs(kind).is_empty()
+                    && (kind == worker::WorkerKind::Cpu || device_can_take(spec));
                 return ok.then_some(0);
             }
         }
@@ -498,6 +510,9 @@ impl Runtime {
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
         let kind = self.workers[w].kind;
         if mask & kind.where_bit() == 0 || nimpl >= cl.funcs(kind).len() {
+            return false;
+        }
+        if kind != worker::WorkerKind::Cpu && !device_can_take(spec) {
             return false;
         }
         cl.can_execute.as_ref().is_none_or(|can| {

@@ -151,7 +151,7 @@ impl Runtime {
         if runs && spec.kind == TaskKind::Normal {
             let cpu_ok =
                 mask & self.worker_kinds & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
-            let kind_ok = cpu_ok || self.device_can_run(cl, mask);
+            let kind_ok = cpu_ok || (self.device_can_run(cl, mask) && super::device_can_take(spec));
             // can_execute is asked again when a worker picks the task; asking now turns a
             // task no worker accepts into an error instead of a task that never runs.
             // (A task for one worker needs that worker to have an implementation.)
@@ -159,9 +159,14 @@ impl Runtime {
                 && ((cl.can_execute.is_none() && spec.worker.is_none())
                     || self.someone_accepts(spec));
             if !accepted {
+                let why = if super::device_can_take(spec) {
+                    ""
+                } else {
+                    "; multiformat data runs on CPU workers only"
+                };
                 return Err(Error::no_device(format!(
                     "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU \
-                     and {} OpenCL implementation(s), {} OpenCL worker(s))",
+                     and {} OpenCL implementation(s), {} OpenCL worker(s){why})",
                     cl.display_name(),
                     cl.cpu_funcs.len(),
                     cl.opencl_funcs.len(),
