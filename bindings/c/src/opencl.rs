@@ -10,7 +10,7 @@
 use crate::ffi::{self, guard};
 use libc::{c_char, c_int, c_uint, c_void, size_t, uintptr_t};
 use starpu_core::drivers::opencl::{self as ocl, program, raw, Device};
-use starpu_core::memory::NodeKind;
+use starpu_core::memory::{Direction, Loc, NodeKind};
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::sync::Arc;
@@ -279,13 +279,25 @@ pub unsafe extern "C" fn starpu_opencl_load_opencl_from_file(
         if devs.is_empty() {
             return Ok(());
         }
-        let name = ffi::string(source_file_name)
-            .ok_or_else(|| starpu_core::Error::invalid("file name is NULL"))?;
-        let (src, opts) = program::read_source(&name, &options(build_options))?;
+        let (_, src, opts) = source_file(source_file_name, build_options)?;
         let built = program::build_all(&devs, &src, &opts)?;
         store(programs, &built);
         Ok(())
     })
+}
+
+/// The name, source and build options of a program file (its directory added to the
+/// include path).
+///
+/// # Safety
+/// Both arguments are C strings or NULL.
+unsafe fn source_file(
+    name: *const c_char,
+    build_options: *const c_char,
+) -> starpu_core::Result<(String, String, String)> {
+    let name = ffi::string(name).ok_or_else(|| starpu_core::Error::invalid("file name is NULL"))?;
+    let (src, opts) = program::read_source(&name, &options(build_options))?;
+    Ok((name, src, opts))
 }
 
 /// `$STARPU_HOME` (the home directory by default), where binaries are kept.
@@ -334,9 +346,7 @@ pub unsafe extern "C" fn starpu_opencl_compile_opencl_from_file(
         if devs.is_empty() {
             return Ok(());
         }
-        let name = ffi::string(source_file_name)
-            .ok_or_else(|| starpu_core::Error::invalid("file name is NULL"))?;
-        let (src, opts) = program::read_source(&name, &options(build_options))?;
+        let (name, src, opts) = source_file(source_file_name, build_options)?;
         program::compile_to_binaries(&devs, &home(), &src, &name, &opts)
     })
 }
@@ -539,14 +549,24 @@ pub unsafe extern "C" fn starpu_opencl_allocate_memory(
     }
 }
 
-/// What StarPU's copy calls return: the status, with `*ret` -EAGAIN when an event was
-/// asked for (the copy runs), 0 when the copy is over.
-unsafe fn copy_result(
-    r: raw::Status<*mut c_void>,
+/// The body of StarPU's three copy calls: the copy from `src` to `dst` on the device of
+/// `node`, waited for unless `event` is given. Returns the OpenCL status, with `*ret`
+/// -EAGAIN when the copy runs (its event in `*event`), 0 when it is over.
+///
+/// # Safety
+/// As the copy calls.
+unsafe fn copy_call(
+    node: c_uint,
+    dir: Direction,
+    (src, dst): (Loc, Loc),
+    size: size_t,
     event: *mut *mut c_void,
     ret: *mut c_int,
 ) -> i32 {
-    match r {
+    let Some(d) = device_of_node(node) else {
+        return CL_INVALID_DEVICE;
+    };
+    match raw::copy(&d, dir, src, dst, size, event.is_null()) {
         Ok(ev) => {
             if event.is_null() {
                 put(ret, 0);
@@ -558,6 +578,11 @@ unsafe fn copy_result(
         }
         Err(s) => s,
     }
+}
+
+/// A buffer of a device at `offset`.
+fn buf(mem: *mut c_void, offset: size_t) -> Loc {
+    Loc::new(0, mem as usize, offset)
 }
 
 /// `starpu_opencl_copy_ram_to_opencl`.
@@ -576,14 +601,8 @@ pub unsafe extern "C" fn starpu_opencl_copy_ram_to_opencl(
     event: *mut *mut c_void,
     ret: *mut c_int,
 ) -> i32 {
-    let Some(d) = device_of_node(dst_node) else {
-        return CL_INVALID_DEVICE;
-    };
-    copy_result(
-        raw::write(&d, ptr, buffer, offset, size, event.is_null()),
-        event,
-        ret,
-    )
+    let ends = (Loc::ptr(ptr as usize), buf(buffer, offset));
+    copy_call(dst_node, Direction::ToDevice, ends, size, event, ret)
 }
 
 /// `starpu_opencl_copy_opencl_to_ram`.
@@ -602,14 +621,8 @@ pub unsafe extern "C" fn starpu_opencl_copy_opencl_to_ram(
     event: *mut *mut c_void,
     ret: *mut c_int,
 ) -> i32 {
-    let Some(d) = device_of_node(src_node) else {
-        return CL_INVALID_DEVICE;
-    };
-    copy_result(
-        raw::read(&d, buffer, offset, ptr, size, event.is_null()),
-        event,
-        ret,
-    )
+    let ends = (buf(buffer, offset), Loc::ptr(ptr as usize));
+    copy_call(src_node, Direction::FromDevice, ends, size, event, ret)
 }
 
 /// `starpu_opencl_copy_opencl_to_opencl`: within one device.
@@ -629,11 +642,8 @@ pub unsafe extern "C" fn starpu_opencl_copy_opencl_to_opencl(
     event: *mut *mut c_void,
     ret: *mut c_int,
 ) -> i32 {
-    let Some(d) = device_of_node(src_node) else {
-        return CL_INVALID_DEVICE;
-    };
-    let r = raw::copy(&d, src, src_offset, dst, dst_offset, size, event.is_null());
-    copy_result(r, event, ret)
+    let ends = (buf(src, src_offset), buf(dst, dst_offset));
+    copy_call(src_node, Direction::Within, ends, size, event, ret)
 }
 
 /// `starpu_opencl_copy_async_sync`: a copy between any two nodes (one of them OpenCL):
@@ -655,34 +665,23 @@ pub unsafe extern "C" fn starpu_opencl_copy_async_sync(
     event: *mut *mut c_void,
 ) -> i32 {
     let kind = |n: c_uint| crate::nodes::kind(n as usize);
-    let mut ret: c_int = 0;
     let (s, d) = (src as *mut c_void, dst as *mut c_void);
-    let status = match (kind(src_node), kind(dst_node)) {
-        (Some(NodeKind::CpuRam), Some(NodeKind::OpenCl)) => starpu_opencl_copy_ram_to_opencl(
-            s.add(src_offset),
-            src_node,
-            d,
-            dst_node,
-            size,
-            dst_offset,
-            event,
-            &mut ret,
-        ),
-        (Some(NodeKind::OpenCl), Some(NodeKind::CpuRam)) => starpu_opencl_copy_opencl_to_ram(
-            s,
-            src_node,
-            d.add(dst_offset),
-            dst_node,
-            size,
-            src_offset,
-            event,
-            &mut ret,
-        ),
-        (Some(NodeKind::OpenCl), Some(NodeKind::OpenCl)) => starpu_opencl_copy_opencl_to_opencl(
-            s, src_node, src_offset, d, dst_node, dst_offset, size, event, &mut ret,
-        ),
-        _ => CL_INVALID_VALUE,
+    let (ram_src, ram_dst) = (Loc::ptr(src + src_offset), Loc::ptr(dst + dst_offset));
+    let (dev_src, dev_dst) = (buf(s, src_offset), buf(d, dst_offset));
+    let (node, dir, ends) = match (kind(src_node), kind(dst_node)) {
+        (Some(NodeKind::CpuRam), Some(NodeKind::OpenCl)) => {
+            (dst_node, Direction::ToDevice, (ram_src, dev_dst))
+        }
+        (Some(NodeKind::OpenCl), Some(NodeKind::CpuRam)) => {
+            (src_node, Direction::FromDevice, (dev_src, ram_dst))
+        }
+        (Some(NodeKind::OpenCl), Some(NodeKind::OpenCl)) => {
+            (src_node, Direction::Within, (dev_src, dev_dst))
+        }
+        _ => return CL_INVALID_VALUE,
     };
+    let mut ret: c_int = 0;
+    let status = copy_call(node, dir, ends, size, event, &mut ret);
     if status == CL_SUCCESS {
         ret
     } else {

@@ -70,9 +70,12 @@ pub trait Copier {
         (NodeKind::CpuRam, NodeKind::CpuRam)
     }
 
+    /// Copies region `r` of `src` into `dst`.
+    fn copy_region(&mut self, src: Loc, dst: Loc, r: Region) -> Result<()>;
+
     /// Copies `size` contiguous bytes.
     fn copy(&mut self, src: Loc, dst: Loc, size: usize) -> Result<()> {
-        self.copy2d(src, dst, size, 1, size, size)
+        self.copy_region(src, dst, Region::contiguous(size))
     }
 
     /// Copies `numblocks` blocks of `blocksize` bytes, `ld_src` / `ld_dst` bytes apart.
@@ -84,7 +87,15 @@ pub trait Copier {
         numblocks: usize,
         ld_src: usize,
         ld_dst: usize,
-    ) -> Result<()>;
+    ) -> Result<()> {
+        let r = Region {
+            blocksize,
+            numblocks,
+            ld_src,
+            ld_dst,
+        };
+        self.copy_region(src, dst, r)
+    }
 }
 
 /// Whether data goes from `s` to `d` in one copy: through RAM on one side, or within one
@@ -147,21 +158,13 @@ impl Copier for NodeCopier<'_> {
         (self.src.kind(), self.dst.kind())
     }
 
-    fn copy2d(
-        &mut self,
-        src: Loc,
-        dst: Loc,
-        blocksize: usize,
-        numblocks: usize,
-        ld_src: usize,
-        ld_dst: usize,
-    ) -> Result<()> {
-        let region = Region {
+    fn copy_region(&mut self, src: Loc, dst: Loc, region: Region) -> Result<()> {
+        let Region {
             blocksize,
             numblocks,
             ld_src,
             ld_dst,
-        };
+        } = region;
         if region.bytes() == 0 {
             return Ok(());
         }

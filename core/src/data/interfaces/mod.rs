@@ -32,6 +32,7 @@ pub use vector::VectorInterface;
 pub use void::VoidInterface;
 
 use crate::error::Result;
+use crate::memory::driver::Region;
 use crate::memory::{Copier, Loc, Node};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -288,17 +289,18 @@ pub unsafe fn copy_in_ram<T: Interface>(src: &T, dst: &T) -> Result<()> {
 pub struct RamCopier;
 
 impl Copier for RamCopier {
-    fn copy2d(
-        &mut self,
-        src: Loc,
-        dst: Loc,
-        blocksize: usize,
-        numblocks: usize,
-        ld_src: usize,
-        ld_dst: usize,
-    ) -> Result<()> {
+    fn copy_region(&mut self, src: Loc, dst: Loc, r: Region) -> Result<()> {
         // SAFETY: the caller of `copy_in_ram` vouches for both buffers.
-        unsafe { copy_2d(src.addr(), ld_src, dst.addr(), ld_dst, blocksize, numblocks) };
+        unsafe {
+            copy_2d(
+                src.addr(),
+                r.ld_src,
+                dst.addr(),
+                r.ld_dst,
+                r.blocksize,
+                r.numblocks,
+            )
+        };
         Ok(())
     }
 }

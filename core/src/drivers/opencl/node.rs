@@ -3,11 +3,11 @@
 
 use super::device::Device;
 use super::error::cl_error;
+use super::raw::Status;
 use crate::error::Result;
 use crate::memory::driver::{Completion, Direction, NodeDriver, Region};
 use crate::memory::{Loc, NodeKind};
 use cl3::types::{cl_command_queue, cl_event, cl_mem};
-use std::ffi::c_void;
 
 /// A command's event.
 pub(crate) struct ClEvent(pub(crate) cl_event);
@@ -58,121 +58,117 @@ fn origin(x: usize) -> [usize; 3] {
 }
 
 impl Device {
-    /// The queue of copies going in `dir`.
-    fn transfer_queue(&self, dir: Direction) -> Result<cl_command_queue> {
-        let o = self.opened()?;
+    /// The queue of copies going in `dir`: copies to the device have their own, so that
+    /// a copy back does not wait behind prefetches.
+    fn transfer_queue(&self, dir: Direction) -> Status<cl_command_queue> {
+        let o = self.opened_status()?;
         Ok(match dir {
             Direction::ToDevice => o.transfers,
             _ => o.out,
         })
     }
 
-    /// RAM to device: a (rectangular) write of `r` from the address `host`.
-    unsafe fn write(&self, host: usize, mem: cl_mem, offset: usize, r: Region) -> Result<cl_event> {
-        let q = self.transfer_queue(Direction::ToDevice)?;
-        let nb = super::cl::CL_FALSE;
-        let e = if r.is_contiguous() {
-            cl3::command_queue::enqueue_write_buffer(
-                q,
-                mem,
-                nb,
-                offset,
-                r.bytes(),
-                host as *const c_void,
-                0,
-                std::ptr::null(),
-            )
-        } else {
-            let region = [r.blocksize, r.numblocks, 1];
-            cl3::command_queue::enqueue_write_buffer_rect(
-                q,
-                mem,
-                nb,
-                origin(offset).as_ptr(),
-                origin(0).as_ptr(),
-                region.as_ptr(),
-                r.ld_dst,
-                0,
-                r.ld_src,
-                0,
-                host as *const c_void,
-                0,
-                std::ptr::null(),
-            )
+    /// Enqueues the copy of `r` from `src` to `dst` going in `dir` (an address in RAM
+    /// on the host side, a buffer and offset on the device side), non-blocking, on that
+    /// direction's queue, and flushes it: its event, or the OpenCL status and the call.
+    ///
+    /// # Safety
+    /// The RAM side holds `r` until the event completes; the buffers belong to this
+    /// device and hold their ranges.
+    pub(crate) unsafe fn enqueue_copy(
+        &self,
+        dir: Direction,
+        src: Loc,
+        dst: Loc,
+        r: Region,
+    ) -> std::result::Result<cl_event, (i32, &'static str)> {
+        let q = self
+            .transfer_queue(dir)
+            .map_err(|e| (e, "opening the device"))?;
+        let e = match dir {
+            Direction::ToDevice => {
+                let e = host_copy(q, true, src.addr(), dst.handle as cl_mem, dst.offset, r);
+                e.map_err(|e| (e, "clEnqueueWriteBuffer"))?
+            }
+            Direction::FromDevice => {
+                let e = host_copy(q, false, dst.addr(), src.handle as cl_mem, src.offset, r);
+                e.map_err(|e| (e, "clEnqueueReadBuffer"))?
+            }
+            Direction::Within => {
+                copy_within(q, src, dst, r).map_err(|e| (e, "clEnqueueCopyBuffer"))?
+            }
         };
-        e.map_err(|e| cl_error(e, "clEnqueueWriteBuffer"))
+        // Without a flush some implementations start the command only at the next wait.
+        let _ = cl3::command_queue::flush(q);
+        Ok(e)
     }
+}
 
-    /// Device to RAM: a (rectangular) read of `r` into the address `host`.
-    unsafe fn read(&self, mem: cl_mem, offset: usize, host: usize, r: Region) -> Result<cl_event> {
-        let q = self.transfer_queue(Direction::FromDevice)?;
-        let nb = super::cl::CL_FALSE;
-        let e = if r.is_contiguous() {
-            cl3::command_queue::enqueue_read_buffer(
-                q,
-                mem,
-                nb,
-                offset,
-                r.bytes(),
-                host as *mut c_void,
-                0,
-                std::ptr::null(),
-            )
-        } else {
-            let region = [r.blocksize, r.numblocks, 1];
-            cl3::command_queue::enqueue_read_buffer_rect(
-                q,
-                mem,
-                nb,
-                origin(offset).as_ptr(),
-                origin(0).as_ptr(),
-                region.as_ptr(),
-                r.ld_src,
-                0,
-                r.ld_dst,
-                0,
-                host as *mut c_void,
-                0,
-                std::ptr::null(),
-            )
+/// Between RAM and the device: a (rectangular) write of `r` from the address `host` into
+/// `mem` at `offset` when `to_device`, else a read of it into `host`.
+unsafe fn host_copy(
+    q: cl_command_queue,
+    to_device: bool,
+    host: usize,
+    mem: cl_mem,
+    offset: usize,
+    r: Region,
+) -> Status<cl_event> {
+    use cl3::command_queue as cq;
+    let (nb, none) = (super::cl::CL_FALSE, std::ptr::null());
+    if r.is_contiguous() {
+        return match to_device {
+            true => cq::enqueue_write_buffer(q, mem, nb, offset, r.bytes(), host as _, 0, none),
+            false => cq::enqueue_read_buffer(q, mem, nb, offset, r.bytes(), host as _, 0, none),
         };
-        e.map_err(|e| cl_error(e, "clEnqueueReadBuffer"))
     }
+    let (at_buf, at_ram, size) = (origin(offset), origin(0), [r.blocksize, r.numblocks, 1]);
+    let (buf, ram, region) = (at_buf.as_ptr(), at_ram.as_ptr(), size.as_ptr());
+    // Row pitches: the buffer's, then the host's.
+    let (ld_buf, ld_ram) = match to_device {
+        true => (r.ld_dst, r.ld_src),
+        false => (r.ld_src, r.ld_dst),
+    };
+    match to_device {
+        true => cq::enqueue_write_buffer_rect(
+            q, mem, nb, buf, ram, region, ld_buf, 0, ld_ram, 0, host as _, 0, none,
+        ),
+        false => cq::enqueue_read_buffer_rect(
+            q, mem, nb, buf, ram, region, ld_buf, 0, ld_ram, 0, host as _, 0, none,
+        ),
+    }
+}
 
-    /// Device to device (one context).
-    unsafe fn copy_within(&self, src: Loc, dst: Loc, r: Region) -> Result<cl_event> {
-        let q = self.transfer_queue(Direction::Within)?;
-        let (s, d) = (src.handle as cl_mem, dst.handle as cl_mem);
-        let e = if r.is_contiguous() {
-            cl3::command_queue::enqueue_copy_buffer(
-                q,
-                s,
-                d,
-                src.offset,
-                dst.offset,
-                r.bytes(),
-                0,
-                std::ptr::null(),
-            )
-        } else {
-            let region = [r.blocksize, r.numblocks, 1];
-            cl3::command_queue::enqueue_copy_buffer_rect(
-                q,
-                s,
-                d,
-                origin(src.offset).as_ptr(),
-                origin(dst.offset).as_ptr(),
-                region.as_ptr(),
-                r.ld_src,
-                0,
-                r.ld_dst,
-                0,
-                0,
-                std::ptr::null(),
-            )
-        };
-        e.map_err(|e| cl_error(e, "clEnqueueCopyBuffer"))
+/// Device to device (one context).
+unsafe fn copy_within(q: cl_command_queue, src: Loc, dst: Loc, r: Region) -> Status<cl_event> {
+    let (s, d) = (src.handle as cl_mem, dst.handle as cl_mem);
+    if r.is_contiguous() {
+        return cl3::command_queue::enqueue_copy_buffer(
+            q,
+            s,
+            d,
+            src.offset,
+            dst.offset,
+            r.bytes(),
+            0,
+            std::ptr::null(),
+        );
     }
+    let region = [r.blocksize, r.numblocks, 1];
+    cl3::command_queue::enqueue_copy_buffer_rect(
+        q,
+        s,
+        d,
+        origin(src.offset).as_ptr(),
+        origin(dst.offset).as_ptr(),
+        region.as_ptr(),
+        r.ld_src,
+        0,
+        r.ld_dst,
+        0,
+        0,
+        std::ptr::null(),
+    )
 }
 
 impl NodeDriver for Device {
@@ -218,13 +214,9 @@ impl NodeDriver for Device {
         dst: Loc,
         r: Region,
     ) -> Result<Option<Box<dyn Completion>>> {
-        let e = match dir {
-            Direction::ToDevice => self.write(src.addr(), dst.handle as cl_mem, dst.offset, r)?,
-            Direction::FromDevice => self.read(src.handle as cl_mem, src.offset, dst.addr(), r)?,
-            Direction::Within => self.copy_within(src, dst, r)?,
-        };
-        // Without a flush some implementations start the command only at the next wait.
-        let _ = cl3::command_queue::flush(self.transfer_queue(dir)?);
+        let e = self
+            .enqueue_copy(dir, src, dst, r)
+            .map_err(|(e, call)| cl_error(e, call))?;
         Ok(Some(Box::new(ClEvent(e))))
     }
 }

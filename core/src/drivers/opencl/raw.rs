@@ -3,7 +3,9 @@
 //! the OpenCL status codes the C API returns.
 
 use super::device::Device;
-use cl3::types::{cl_event, cl_mem};
+use crate::memory::driver::{Direction, Region};
+use crate::memory::Loc;
+use cl3::types::cl_event;
 use std::ffi::c_void;
 
 /// An OpenCL call's result: its status code on failure.
@@ -27,87 +29,24 @@ fn settle(ev: cl_event, blocking: bool) -> Status<*mut c_void> {
     }
 }
 
-/// Writes `size` bytes from `host` into `mem` at `offset`, on the device's transfer
-/// queue; waits unless `blocking` is false (the event is then returned).
+/// Copies `size` bytes from `src` to `dst` going in `dir` (the RAM side an address, the
+/// device side a buffer and offset), on that direction's transfer queue; waits unless
+/// `blocking` is false (the event is then returned).
 ///
 /// # Safety
-/// `host` is readable for `size` bytes (until the event completes), `mem` a buffer of the
-/// device large enough.
-pub unsafe fn write(
-    device: &Device,
-    host: *const c_void,
-    mem: *mut c_void,
-    offset: usize,
-    size: usize,
-    blocking: bool,
-) -> Status<*mut c_void> {
-    let q = device.opened_status()?.transfers;
-    let ev = cl3::command_queue::enqueue_write_buffer(
-        q,
-        mem as cl_mem,
-        super::cl::CL_FALSE,
-        offset,
-        size,
-        host,
-        0,
-        std::ptr::null(),
-    )?;
-    let _ = cl3::command_queue::flush(q);
-    settle(ev, blocking)
-}
-
-/// Reads `size` bytes of `mem` at `offset` into `host`.
-///
-/// # Safety
-/// As `write`, `host` writable.
-pub unsafe fn read(
-    device: &Device,
-    mem: *mut c_void,
-    offset: usize,
-    host: *mut c_void,
-    size: usize,
-    blocking: bool,
-) -> Status<*mut c_void> {
-    let q = device.opened_status()?.out;
-    let ev = cl3::command_queue::enqueue_read_buffer(
-        q,
-        mem as cl_mem,
-        super::cl::CL_FALSE,
-        offset,
-        size,
-        host,
-        0,
-        std::ptr::null(),
-    )?;
-    let _ = cl3::command_queue::flush(q);
-    settle(ev, blocking)
-}
-
-/// Copies `size` bytes between two buffers of the device.
-///
-/// # Safety
-/// Both buffers belong to the device and hold the ranges.
+/// The RAM side holds `size` bytes (until the event completes), the buffers belong to the
+/// device and hold their ranges.
 pub unsafe fn copy(
     device: &Device,
-    src: *mut c_void,
-    src_offset: usize,
-    dst: *mut c_void,
-    dst_offset: usize,
+    dir: Direction,
+    src: Loc,
+    dst: Loc,
     size: usize,
     blocking: bool,
 ) -> Status<*mut c_void> {
-    let q = device.opened_status()?.out;
-    let ev = cl3::command_queue::enqueue_copy_buffer(
-        q,
-        src as cl_mem,
-        dst as cl_mem,
-        src_offset,
-        dst_offset,
-        size,
-        0,
-        std::ptr::null(),
-    )?;
-    let _ = cl3::command_queue::flush(q);
+    let ev = device
+        .enqueue_copy(dir, src, dst, Region::contiguous(size))
+        .map_err(|(e, _)| e)?;
     settle(ev, blocking)
 }
 
