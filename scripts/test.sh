@@ -46,6 +46,10 @@ tests/stress/run.sh ci || checks=1
 echo "== stress test with COMMUTE and REDUX accesses (eager and lws, 2 workers)"
 SCHEDS="eager lws" NCPUS=2 STRESS_ARGS="--tasks 2000 --threads 3 --rounds 3 --commute --redux" \
 	tests/stress/run.sh || checks=1
+echo "== stress test with OpenCL workers in the mix (PoCL, STARPU_OPENCL_ON_CPUS=1)"
+SCHEDS="eager lws dmda modular-heft" NCPUS=1 STARPU_OPENCL_ON_CPUS=1 \
+	STRESS_ARGS="--tasks 1000 --threads 3 --rounds 3 --opencl --commute --redux" \
+	tests/stress/run.sh || checks=1
 echo "== valgrind memcheck (scripts/valgrind.sh)"
 if command -v valgrind >/dev/null; then
 	scripts/valgrind.sh || checks=1

@@ -2,7 +2,9 @@
 # ThreadSanitizer run: the core's tests, then the C test programs, the stress test and
 # (full mode) the C examples against a libstarpu built with TSan. Fails on any report
 # (data race, lock-order inversion, ...). One line per program, then
-# "N passed, N failed"; for each failure, the first report with its stacks.
+# "N passed, N failed"; for each failure, the first report with its stacks. The library
+# is built with OpenCL: the opencl_* tests run on PoCL's CPU device
+# (STARPU_OPENCL_ON_CPUS=1); a program that exits 78 skipped itself (SKIP).
 #
 # usage: scripts/tsan.sh [quick|full]      (default quick)
 #   quick  core tests; each C test and the stress test (CI size) once, with the
@@ -100,7 +102,7 @@ else
 fi
 
 echo "== tsan ($MODE): building libstarpu with -Zsanitizer=thread (target/tsan)"
-if ! { "${CARGO[@]}" build "${ZFLAGS[@]}" --release -p starpu-c --no-default-features &&
+if ! { "${CARGO[@]}" build "${ZFLAGS[@]}" --release -p starpu-c --no-default-features --features opencl &&
 	make -s install PREFIX="$PREFIX" OUT="$TARGET/$TRIPLE/release" CARGO=true; } >"$LOG/build.log" 2>&1; then
 	cat "$LOG/build.log"
 	echo "$pass passed, $((fail + 1)) failed (library did not build)"
@@ -113,12 +115,14 @@ unset RUSTFLAGS RUSTDOCFLAGS CARGO_TARGET_DIR
 CFLAGS_STARPU=$(PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --cflags starpu-1.4)
 LIBS_STARPU=$(PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --libs starpu-1.4)
 build_prog() { # source output [compiler]
-	local cc=${3:-gcc} omp=
-	# Programs with OpenMP kernels (parallel workers) are built as tests/c/Makefile does.
+	local cc=${3:-gcc} omp= ocl=
+	# Programs with OpenMP kernels (parallel workers) are built as tests/c/Makefile does,
+	# and so are those that call OpenCL themselves.
 	grep -q '<omp.h>' "$1" && omp=-fopenmp
+	grep -q '<starpu_opencl.h>' "$1" && ocl=-lOpenCL
 	"$cc" -fsanitize=thread -O1 -g -fno-omit-frame-pointer $omp $CFLAGS_STARPU -pthread -c "$1" -o "$2.o" &&
 		"$cc" -o "$2" "$2.o" -Wl,--whole-archive "$TSAN_RT" -Wl,--no-whole-archive -rdynamic \
-			$omp $LIBS_STARPU -lpthread -ldl -lm -lrt
+			$omp $LIBS_STARPU $ocl -lpthread -ldl -lm -lrt
 }
 
 PROGS=()
@@ -166,13 +170,19 @@ for p in "${PROGS[@]}"; do
 			t0=$SECONDS
 			opts=$(tsan_options "run$n")
 			grep -q '<omp.h>' "$src" && opts="$opts suppressions=$ROOT/scripts/tsan-openmp.supp"
-			STARPU_SCHED=$sched STARPU_NCPU=$ncpu TSAN_OPTIONS=$opts \
+			# The OpenCL programs use PoCL's CPU device (as tests/c/run.sh runs them).
+			ocl=
+			case $name in */opencl_*) ocl=1 ;; esac
+			STARPU_SCHED=$sched STARPU_NCPU=$ncpu TSAN_OPTIONS=$opts env ${ocl:+STARPU_OPENCL_ON_CPUS=1} \
 				timeout "$TSAN_TIMEOUT" "$out" "${args[@]}" >"$LOG/out" 2>&1
 			rc=$?
 			if [ $rc -eq 0 ]; then
 				printf 'PASS  %s (%ds)\n' "$label" $((SECONDS - t0))
 				pass=$((pass + 1))
 				[ -n "${VERBOSE:-}" ] && sed 's/^/    /' "$LOG/out"
+			elif [ $rc -eq 78 ]; then
+				# the program skipped itself (an OpenCL test without an OpenCL device)
+				printf 'SKIP  %s (%s)\n' "$label" "$(tail -1 "$LOG/out")"
 			else
 				report_failure "$label" $rc "run$n" $((SECONDS - t0))
 			fi

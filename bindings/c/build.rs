@@ -44,6 +44,23 @@ fn blas_defines() -> String {
     out
 }
 
+/// starpu_config.h as this build has it: the features it was built with (OpenCL with the
+/// `opencl` feature, StarPU-MPI with `mpi`) and the BLAS found. STARPU_MAXOPENCLDEVS is
+/// there either way (starpu.h has it too, the bound of `struct starpu_opencl_program`,
+/// which starpu_opencl.h declares in every build).
+fn config_header(text: &str) -> String {
+    let mut features = String::new();
+    if std::env::var_os("CARGO_FEATURE_OPENCL").is_some() {
+        features.push_str("#define STARPU_USE_OPENCL 1\n");
+    }
+    features.push_str("#define STARPU_MAXOPENCLDEVS 8\n");
+    if std::env::var_os("CARGO_FEATURE_MPI").is_some() {
+        features.push_str("#define STARPU_USE_MPI 1\n");
+    }
+    text.replace("/* @OPENCL@ */\n", &features)
+        .replace("/* @STARPU_BLAS@ */", &blas_defines())
+}
+
 fn main() {
     let crate_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -70,8 +87,7 @@ fn main() {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         if name == "starpu_config.h" {
             let text = fs::read_to_string(&path).unwrap();
-            let text = text.replace("/* @STARPU_BLAS@ */", &blas_defines());
-            fs::write(include.join(&name), text).unwrap();
+            fs::write(include.join(&name), config_header(&text)).unwrap();
         } else if name.ends_with(".h") && name != "prelude.h" && name != "epilogue.h" {
             fs::copy(&path, include.join(&name)).unwrap();
         }
@@ -85,6 +101,7 @@ fn main() {
     cc::Build::new()
         .file(crate_dir.join("csrc/varargs.c"))
         .file(crate_dir.join("csrc/parallel_workers.c"))
+        .file(crate_dir.join("csrc/opencl_args.c"))
         .include(&include)
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)

@@ -1040,6 +1040,51 @@ module fstarpu_mod
                         integer(c_int), value, intent(in) :: i
                 end function fstarpu_vector_get_nx
 
+                ! extension, for OpenCL kernels: a buffer on an OpenCL device is its cl_mem
+                ! (dev_handle) and a byte offset in it (the *_get_ptr getters give NULL
+                ! there), as STARPU_*_GET_DEV_HANDLE and STARPU_*_GET_OFFSET in C.
+                function fstarpu_vector_get_dev_handle(buffers, i) bind(C)
+                        import :: c_ptr, c_int
+                        type(c_ptr) :: fstarpu_vector_get_dev_handle
+                        type(c_ptr), value, intent(in) :: buffers
+                        integer(c_int), value, intent(in) :: i
+                end function fstarpu_vector_get_dev_handle
+
+                function fstarpu_vector_get_offset(buffers, i) bind(C)
+                        import :: c_ptr, c_int, c_size_t
+                        integer(c_size_t) :: fstarpu_vector_get_offset
+                        type(c_ptr), value, intent(in) :: buffers
+                        integer(c_int), value, intent(in) :: i
+                end function fstarpu_vector_get_offset
+
+                function fstarpu_matrix_get_dev_handle(buffers, i) bind(C)
+                        import :: c_ptr, c_int
+                        type(c_ptr) :: fstarpu_matrix_get_dev_handle
+                        type(c_ptr), value, intent(in) :: buffers
+                        integer(c_int), value, intent(in) :: i
+                end function fstarpu_matrix_get_dev_handle
+
+                function fstarpu_matrix_get_offset(buffers, i) bind(C)
+                        import :: c_ptr, c_int, c_size_t
+                        integer(c_size_t) :: fstarpu_matrix_get_offset
+                        type(c_ptr), value, intent(in) :: buffers
+                        integer(c_int), value, intent(in) :: i
+                end function fstarpu_matrix_get_offset
+
+                function fstarpu_variable_get_dev_handle(buffers, i) bind(C)
+                        import :: c_ptr, c_int
+                        type(c_ptr) :: fstarpu_variable_get_dev_handle
+                        type(c_ptr), value, intent(in) :: buffers
+                        integer(c_int), value, intent(in) :: i
+                end function fstarpu_variable_get_dev_handle
+
+                function fstarpu_variable_get_offset(buffers, i) bind(C)
+                        import :: c_ptr, c_int, c_size_t
+                        integer(c_size_t) :: fstarpu_variable_get_offset
+                        type(c_ptr), value, intent(in) :: buffers
+                        integer(c_int), value, intent(in) :: i
+                end function fstarpu_variable_get_offset
+
                 ! extension: the size of a registered vector (outside kernels).
                 function fstarpu_vector_handle_get_nx(dh) bind(C, name="starpu_vector_get_nx")
                         import :: c_ptr, c_int

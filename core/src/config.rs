@@ -24,10 +24,23 @@ pub struct Config {
     pub ncpus: Option<usize>,
     /// Cores left to the application (`STARPU_RESERVE_NCPU`, `conf.reserve_ncpus`).
     pub reserve_ncpus: usize,
-    /// CUDA / OpenCL devices asked for; this build has no such driver yet, so any request
-    /// yields zero workers of that kind.
+    /// CUDA devices asked for; this build has no CUDA driver yet, so any request yields
+    /// zero CUDA workers.
     pub ncuda: Option<usize>,
+    /// OpenCL devices to use at most (`STARPU_NOPENCL`, `conf.nopencl`); `None`: all.
     pub nopencl: Option<usize>,
+    /// Take CPU OpenCL devices (PoCL...) beside GPUs and accelerators
+    /// (`STARPU_OPENCL_ON_CPUS`); StarPU leaves them out by default.
+    pub opencl_on_cpus: bool,
+    /// Take CPU OpenCL devices only (`STARPU_OPENCL_ONLY_ON_CPUS`).
+    pub opencl_only_on_cpus: bool,
+    /// Device memory limits and clean-buffer targets (`STARPU_LIMIT_OPENCL_MEM`...).
+    pub memory_limits: crate::memory::Limits,
+    /// Prefetch the data of tasks placed on a worker ahead of time (`STARPU_PREFETCH`,
+    /// on by default).
+    pub prefetch: bool,
+    /// Print the bytes moved between memory nodes at shutdown (`STARPU_BUS_STATS`).
+    pub bus_stats: bool,
     /// Scheduling policy name (`STARPU_SCHED`, `conf.sched_policy_name`); `None` = default.
     pub sched_policy: Option<String>,
     /// A policy the application wrote (`conf.sched_policy`); wins over `sched_policy`.
@@ -75,8 +88,6 @@ pub struct Config {
     /// Where the trace goes at shutdown (`STARPU_FXT_PREFIX`, `STARPU_FXT_SUFFIX`,
     /// `STARPU_GENERATE_TRACE`, `STARPU_GENERATE_TRACE_OPTIONS`).
     pub trace_output: crate::trace::TraceOutput,
-    /// Print the transfers between memory nodes at shutdown (`STARPU_BUS_STATS`).
-    pub bus_stats: bool,
     /// Print the data each memory node holds at shutdown (`STARPU_MEMORY_STATS`).
     pub memory_stats: bool,
 }
@@ -109,6 +120,11 @@ impl Default for Config {
             reserve_ncpus: 0,
             ncuda: None,
             nopencl: None,
+            opencl_on_cpus: false,
+            opencl_only_on_cpus: false,
+            memory_limits: crate::memory::Limits::default(),
+            prefetch: true,
+            bus_stats: false,
             sched_policy: None,
             custom_policy: None,
             binding: Binding::Auto,
@@ -132,7 +148,6 @@ impl Default for Config {
             async_copy_disabled: AsyncCopyDisabled::default(),
             trace: false,
             trace_output: Default::default(),
-            bus_stats: false,
             memory_stats: false,
         }
     }
@@ -260,6 +275,17 @@ impl Config {
         if let Some(v) = env_int("STARPU_CALIBRATE")? {
             self.calibrate = v as i32;
         }
+        // Read by StarPU's drivers and memory manager whatever the configuration says.
+        for (name, flag) in [
+            ("STARPU_OPENCL_ON_CPUS", &mut self.opencl_on_cpus),
+            ("STARPU_OPENCL_ONLY_ON_CPUS", &mut self.opencl_only_on_cpus),
+            ("STARPU_PREFETCH", &mut self.prefetch),
+        ] {
+            if let Some(v) = env_int(name)? {
+                *flag = v > 0;
+            }
+        }
+        self.memory_limits.apply_env()?;
         if self.precedence_over_env {
             return Ok(());
         }

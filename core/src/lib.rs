@@ -18,6 +18,7 @@ pub mod bound;
 pub mod config;
 pub mod counters;
 pub mod data;
+pub mod drivers;
 pub mod error;
 pub mod knobs;
 pub mod memory;

@@ -242,8 +242,8 @@ pub(crate) fn data_summary() -> String {
     let handles = crate::data::registry::all();
     let bytes: usize = handles.iter().map(|h| h.size()).sum();
     format!(
-        "[starpu] data statistics: {} data still registered ({} bytes), all in main memory \
-         (node 0, the only memory node): no transfer between nodes\n",
+        "[starpu] data statistics: {} data still registered ({} bytes); transfers between \
+         memory nodes: STARPU_BUS_STATS=1\n",
         handles.len(),
         bytes
     )

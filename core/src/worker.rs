@@ -1,4 +1,6 @@
-//! Workers: the threads that run tasks, one per CPU core by default.
+//! Workers: the threads that run tasks, one per CPU core by default, and one per
+//! accelerator device (an OpenCL worker drives its device: it brings the task's data to the
+//! device's memory node, launches the kernels and waits for them).
 //!
 //! An idle worker spins briefly (a task may be just about to arrive) and then parks; a
 //! push wakes a parked worker only when one is parked, so a busy runtime pays one atomic
@@ -41,6 +43,16 @@ impl WorkerKind {
         WorkerKind::ALL.into_iter().find(|k| k.starpu_id() == id)
     }
 
+    /// The `where` bit of this kind.
+    pub fn where_bit(self) -> u32 {
+        use crate::task::where_mask;
+        match self {
+            WorkerKind::Cpu => where_mask::CPU,
+            WorkerKind::Cuda => where_mask::CUDA,
+            WorkerKind::OpenCl => where_mask::OPENCL,
+        }
+    }
+
     /// StarPU's name for the kind (`starpu_worker_get_type_as_string`).
     pub fn name(self) -> &'static str {
         match self {
@@ -61,6 +73,9 @@ pub struct Worker {
     /// Logical CPU the thread is bound to, if bound.
     pub cpu: Option<usize>,
     pub node: NodeId,
+    /// The device number within the worker's kind (StarPU's `devid`; the CPU number for
+    /// CPU workers).
+    pub devid: usize,
     pub name: String,
     pub(crate) sleeping: AtomicBool,
     pub(crate) thread: OnceLock<Thread>,
@@ -80,12 +95,30 @@ impl Worker {
             kind: WorkerKind::Cpu,
             cpu,
             node: MAIN_RAM,
+            devid: id,
             name: format!("CPU {id}"),
             sleeping: AtomicBool::new(false),
             thread: OnceLock::new(),
             pinned: FifoQueue::default(),
             executed: AtomicU64::new(0),
             popping: AtomicBool::new(false),
+        }
+    }
+
+    /// The worker of device `devid` of `kind`, computing in memory node `node`.
+    pub(crate) fn device(
+        id: usize,
+        kind: WorkerKind,
+        devid: usize,
+        node: NodeId,
+        name: String,
+    ) -> Worker {
+        Worker {
+            kind,
+            node,
+            devid,
+            name,
+            ..Worker::new(id, None)
         }
     }
 
@@ -192,8 +225,19 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             rt.warn(&format!("worker {id}: {e}"));
         }
     }
+    #[cfg(feature = "opencl")]
+    if me.kind == WorkerKind::OpenCl {
+        if let Some(d) = rt.devices.opencl.get(me.devid) {
+            crate::drivers::opencl::set_current(me.devid, d.clone());
+        }
+    }
+    // Data requests of the worker's node progress between tasks (only with devices).
+    let requests = rt.memory.has_devices().then(|| &rt.memory.nodes()[me.node]);
     loop {
         rebind_if_asked(rt, id);
+        if let Some(n) = requests {
+            n.progress(false);
+        }
         // A part of a parallel task (its master waits for this worker) comes first.
         if rt.parallel.has_part(id) {
             crate::parallel::run_part(rt, id);
@@ -207,6 +251,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
         if rt.is_stopping() {
             break;
+        }
+        if let Some(n) = requests {
+            n.progress(true);
         }
         if let Some(t) = spin_for_work(rt, id) {
             rebind_if_asked(rt, id);
@@ -271,8 +318,18 @@ fn park(rt: &Runtime, id: usize) {
     if !(rt.has_work(id) || rt.is_stopping() || rt.knobs.rebind_pending(id)) {
         let asleep = rt.profile.sleeps();
         rt.trace.sleeping(true);
+        let node = &rt.memory.nodes()[me.node];
         while me.sleeping.load(Ordering::SeqCst) && !rt.is_stopping() {
-            std::thread::park();
+            if node.queued_requests() > 0 {
+                // Prefetches waiting for room (or for an idle node) to start: look again
+                // now and then. Running transfers need no watching: whoever needs their
+                // data waits for them, and polling them would take the device's cores
+                // (PoCL computes on the same CPUs).
+                std::thread::park_timeout(Duration::from_millis(1));
+                node.progress(true);
+            } else {
+                std::thread::park();
+            }
         }
         rt.trace.sleeping(false);
         rt.profile.woke(id, asleep);

@@ -272,7 +272,7 @@ fn nothing_is_recorded_unless_asked_and_recording_can_pause() {
 }
 
 #[test]
-fn transfers_reach_the_trace_and_the_bus_statistics() {
+fn transfers_reach_the_trace() {
     let rt = traced(1, TraceOutput::default());
     let now = starpu_core::profiling::now_ns();
     rt.tracer().transfer(0, 1, 4096, 0xabc, now, now + 2_000);
@@ -284,18 +284,9 @@ fn transfers_reach_the_trace_and_the_bus_statistics() {
         (m.transfers[0].src, m.transfers[0].dst, m.transfers[0].bytes),
         (0, 1, 4096)
     );
-    let bus = rt.bus_counts();
-    assert_eq!(bus.len(), 1);
-    assert_eq!(bus[0].0, (0, 1));
-    assert_eq!(
-        (bus[0].1.bytes, bus[0].1.transfers, bus[0].1.busy_ns),
-        (8192, 2, 4_000)
-    );
+    // The bus statistics are the memory subsystem's (one node here: nothing moved).
     let text = rt.bus_stats_text();
-    assert!(
-        text.contains("Data transfer stats:") && text.contains("(transfers : 2"),
-        "{text}"
-    );
+    assert!(text.contains("Data transfer stats:"), "{text}");
     let paje = export::paje_trace(&rt.trace_snapshot(), &m, &export::Options::default());
     assert_eq!(paje.lines().filter(|l| l.starts_with("18\t")).count(), 2);
     rt.shutdown();

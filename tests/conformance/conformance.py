@@ -180,7 +180,14 @@ def needs(plan: list) -> set:
         if verb == "codelet" and len(args) >= 2:
             req.add(("kernel", args[1]))
             for mode in args[2:]:
-                req.add(("nbuffers", "variable") if mode == "*" else ("mode", mode))
+                if mode.startswith("impl="):
+                    # Implementations other than the CPU one (impl=opencl, cpu+opencl).
+                    req.update(("impl", i) for i in mode[5:].split("+") if i != "cpu")
+                else:
+                    req.add(("nbuffers", "variable") if mode == "*" else ("mode", mode))
+        elif verb == "init":
+            if any(a.startswith(("opencl=", "limit_opencl_mem=")) for a in args):
+                req.add(("device", "opencl"))
         elif verb in TASK_MAKERS:
             for tok in args[2:]:
                 if ":" in tok and "=" not in tok:  # MODE:HANDLE

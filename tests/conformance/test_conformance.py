@@ -251,11 +251,15 @@ def starpu_home():
         yield d
 
 
-def driver_env(starpu_home: str, b: Built) -> dict:
+def driver_env(starpu_home: str, b: Built, opencl: bool = False) -> dict:
     # No STARPU_* variable of the caller may change a scenario (STARPU_SCHED, STARPU_NCPU...).
     env = {k: v for k, v in os.environ.items() if not k.startswith("STARPU_")}
     env.update(b.env)
     env.update(STARPU_HOME=starpu_home, STARPU_SILENT="1", STARPU_WORKERS_NOBIND="1")
+    if opencl:
+        # A scenario with OpenCL workers (init opencl=K): PoCL, a CPU device, counts only
+        # with this set, as in StarPU.
+        env.update(STARPU_OPENCL_ON_CPUS="1")
     return env
 
 
@@ -293,7 +297,8 @@ def check_scenario(driver_name: str, scenario: Scenario, starpu_home: str, workd
     plan.write_text(scenario.plan_text())
     title = f"{scenario.name} [{driver_name}, {b.description}]"
     try:
-        proc = subprocess.run(b.command + [str(plan)], env=driver_env(starpu_home, b),
+        opencl = ("device", "opencl") in needs(scenario.plan)
+        proc = subprocess.run(b.command + [str(plan)], env=driver_env(starpu_home, b, opencl),
                               capture_output=True, text=True, timeout=scenario.timeout)
     except subprocess.TimeoutExpired as e:
         out, _ = render(parse_output(_text(e.stdout)), scenario.observations)

@@ -67,6 +67,10 @@ for label in "${runs[@]}"; do
 		if [ $rc -eq 0 ]; then
 			printf 'PASS  %s (%ds)\n' "$label" $((SECONDS - start))
 			pass=$((pass + 1))
+		elif [ $rc -eq 78 ]; then
+			# --opencl without an OpenCL device: skipped, the reason on the last line.
+			printf 'SKIP  %s (%s)\n' "$label" "$(tail -1 "$OUT")"
+			pass=$((pass + 1))
 		else
 			why="exit $rc"
 			[ $rc -eq 124 ] && why="timed out after ${TIMEOUT}s"

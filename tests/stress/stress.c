@@ -32,11 +32,21 @@
  * Hooks for COMMUTE and REDUX (--commute, --redux): those accesses add acc + i, which
  * commutes, so the replay stays exact whatever order the runtime picks among them.
  *
+ * OpenCL workers in the mix (--opencl, with STARPU_OPENCL_ON_CPUS=1 for PoCL): the task
+ * codelets also have an OpenCL implementation, which reads its buffers from the device,
+ * applies the same function and writes back what it writes, so values go back and forth
+ * between main RAM and the device as tasks alternate between the kinds. Without an
+ * OpenCL device (or a library built without OpenCL) it says so and exits 78.
+ *
  * usage: stress [--seed S] [--tasks N] [--threads T] [--rounds R] [--commute] [--redux]
+ *        [--opencl]
  *        (N: tasks per submitting thread; STARPU_SCHED and STARPU_NCPU choose the
  *        scheduler and the workers). Exit 0 when every value matched.
  */
 #include <starpu.h>
+#ifdef STARPU_USE_OPENCL
+#include <starpu_opencl.h>
+#endif
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -58,8 +68,8 @@
 static struct {
 	uint64_t seed;
 	int tasks, threads, rounds;
-	int commute, redux;
-} opt = { 1, 400, 2, 2, 0, 0 };
+	int commute, redux, opencl;
+} opt = { 1, 400, 2, 2, 0, 0, 0 };
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -463,6 +473,70 @@ static void kernel_packed(void *buffers[], void *cl_arg)
 	run_kernel(buffers, op);
 }
 
+#ifdef STARPU_USE_OPENCL
+/* The kernel on an OpenCL worker: the buffers come from the device into host copies,
+ * the same function runs on them, what it wrote goes back to the device. */
+static void run_kernel_opencl(void *buffers[], const struct op *op)
+{
+	uint64_t copy[MAXB][VEC_MAX];
+	void *host[MAXB];
+	cl_mem mem[MAXB];
+	size_t off[MAXB], bytes[MAXB];
+	cl_command_queue q;
+	starpu_opencl_get_current_queue(&q);
+	for (int b = 0; b < op->nbuf; b++) {
+		if (hds[op->hd[b]].kind == H_VAR) {
+			mem[b] = (cl_mem)STARPU_VARIABLE_GET_DEV_HANDLE(buffers[b]);
+			off[b] = STARPU_VARIABLE_GET_OFFSET(buffers[b]);
+			bytes[b] = sizeof(uint64_t);
+		} else {
+			mem[b] = (cl_mem)STARPU_VECTOR_GET_DEV_HANDLE(buffers[b]);
+			off[b] = STARPU_VECTOR_GET_OFFSET(buffers[b]);
+			bytes[b] = STARPU_VECTOR_GET_NX(buffers[b]) * sizeof(uint64_t);
+		}
+		cl_int err = clEnqueueReadBuffer(q, mem[b], CL_TRUE, off[b], bytes[b], copy[b], 0, NULL, NULL);
+		if (err != CL_SUCCESS)
+			STARPU_OPENCL_REPORT_ERROR(err);
+		host[b] = copy[b];
+	}
+	/* Host views shaped like the buffers, for run_kernel. */
+	struct starpu_variable_interface var_views[MAXB];
+	struct starpu_vector_interface vec_views[MAXB];
+	void *view_ptrs[MAXB];
+	for (int b = 0; b < op->nbuf; b++) {
+		if (hds[op->hd[b]].kind == H_VAR) {
+			var_views[b] = *(struct starpu_variable_interface *)buffers[b];
+			var_views[b].ptr = (uintptr_t)host[b];
+			view_ptrs[b] = &var_views[b];
+		} else {
+			vec_views[b] = *(struct starpu_vector_interface *)buffers[b];
+			vec_views[b].ptr = (uintptr_t)host[b];
+			view_ptrs[b] = &vec_views[b];
+		}
+	}
+	run_kernel(view_ptrs, op);
+	for (int b = 0; b < op->nbuf; b++) {
+		if (op->mode[b] == A_R)
+			continue;
+		cl_int err = clEnqueueWriteBuffer(q, mem[b], CL_TRUE, off[b], bytes[b], copy[b], 0, NULL, NULL);
+		if (err != CL_SUCCESS)
+			STARPU_OPENCL_REPORT_ERROR(err);
+	}
+}
+
+static void kernel_raw_opencl(void *buffers[], void *cl_arg)
+{
+	run_kernel_opencl(buffers, cl_arg);
+}
+
+static void kernel_packed_opencl(void *buffers[], void *cl_arg)
+{
+	struct op *op;
+	starpu_codelet_unpack_args(cl_arg, &op);
+	run_kernel_opencl(buffers, op);
+}
+#endif
+
 static struct starpu_codelet cl_raw = {
 	.cpu_funcs = { kernel_raw },
 	.nbuffers = STARPU_VARIABLE_NBUFFERS,
@@ -704,6 +778,16 @@ static int round_run(uint64_t seed)
 		fprintf(stderr, "stress: starpu_init returned %d\n", ret);
 		exit(1);
 	}
+	if (opt.opencl) {
+#ifdef STARPU_USE_OPENCL
+		cl_raw.opencl_funcs[0] = kernel_raw_opencl;
+		cl_packed.opencl_funcs[0] = kernel_packed_opencl;
+#endif
+		if (starpu_opencl_worker_get_count() == 0) {
+			fprintf(stderr, "stress: skipped: no OpenCL worker (no device, or STARPU_OPENCL_ON_CPUS unset for PoCL)\n");
+			exit(78);
+		}
+	}
 	register_handles();
 
 	run_list(&lists[0]);
@@ -742,7 +826,7 @@ static int round_run(uint64_t seed)
 static void usage(const char *argv0)
 {
 	fprintf(stderr,
-		"usage: %s [--seed S] [--tasks N] [--threads T] [--rounds R] [--commute] [--redux]\n",
+		"usage: %s [--seed S] [--tasks N] [--threads T] [--rounds R] [--commute] [--redux] [--opencl]\n",
 		argv0);
 	exit(2);
 }
@@ -753,6 +837,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i];
 		if (!strcmp(a, "--commute"))
 			opt.commute = 1;
+		else if (!strcmp(a, "--opencl"))
+			opt.opencl = 1;
 		else if (!strcmp(a, "--redux"))
 			opt.redux = 1;
 		else if (i + 1 < argc && !strcmp(a, "--seed"))

@@ -454,5 +454,7 @@ static inline void starpu_timespec_sub(const struct timespec *a, const struct ti
 
 /* Parallel workers, as StarPU's starpu.h declares them. */
 #include <starpu_parallel_worker.h>
+/* The OpenCL API, when built with it (starpu_config.h). */
+#include <starpu_opencl.h>
 
 #endif /* __STARPU_H__ */

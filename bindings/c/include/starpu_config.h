@@ -12,8 +12,10 @@
  * (starpu_rs_last_error and friends) and still build against StarPU itself. */
 #define STARPU_RS 1
 
-/* Workers this build has: CPUs only for now (no CUDA, OpenCL, HIP, MPI server/client). */
+/* Workers this build has: CPUs, and OpenCL devices when built with it (no CUDA, HIP,
+ * MPI server/client); STARPU_USE_MPI when built with StarPU-MPI (build.rs writes them). */
 #define STARPU_USE_CPU 1
+/* @OPENCL@ */
 #define STARPU_HAVE_HWLOC 1
 #define STARPU_LINUX_SYS 1
 
@@ -26,7 +28,6 @@
 #define STARPU_NMAX_SCHED_CTXS 10
 #define STARPU_NMAX_COMBINEDWORKERS 64
 #define STARPU_MAXCUDADEVS 0
-#define STARPU_MAXOPENCLDEVS 0
 
 #define STARPU_HAVE_SETENV 1
 #define STARPU_HAVE_UNSETENV 1
@@ -50,10 +51,9 @@
 #define STARPU_FXT_MAX_FILES 64
 
 /* Deliberately not defined, because this build does not have them: STARPU_USE_CUDA,
- * STARPU_USE_OPENCL, STARPU_USE_HIP, STARPU_USE_SYCL, STARPU_USE_MAX_FPGA, STARPU_USE_MPI,
- * STARPU_USE_MPI_SERVER_CLIENT, STARPU_SIMGRID, STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute
- * gives 0), STARPU_NON_BLOCKING_DRIVERS (idle workers park after
- * a short spin). */
+ * STARPU_USE_HIP, STARPU_USE_SYCL, STARPU_USE_MAX_FPGA, STARPU_USE_MPI_SERVER_CLIENT,
+ * STARPU_SIMGRID, STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute gives 0),
+ * STARPU_NON_BLOCKING_DRIVERS (idle workers park after a short spin). */
 
 /* The BLAS StarPU's examples may use, as StarPU's configure finds it (STARPU_HAVE_BLAS,
  * STARPU_OPENBLAS or STARPU_SYSTEM_BLAS, STARPU_HAVE_CBLAS_H): written by build.rs from

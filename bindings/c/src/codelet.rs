@@ -154,6 +154,50 @@ fn c_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel
     })
 }
 
+/// The OpenCL implementations, from `opencl_funcs` or the deprecated `opencl_func`, with
+/// their `opencl_flags`.
+pub(crate) unsafe fn opencl_functions(
+    cl: &starpu_codelet,
+) -> Vec<(unsafe extern "C" fn(*mut *mut c_void, *mut c_void), u8)> {
+    let mut out: Vec<_> = cl
+        .opencl_funcs
+        .iter()
+        .zip(cl.opencl_flags)
+        .map_while(|(f, flags)| f.map(|f| (f, flags as u8)))
+        .collect();
+    // STARPU_MULTIPLE_OPENCL_IMPLEMENTATIONS ((void*)-1) means "see opencl_funcs".
+    if out.is_empty() {
+        if let Some(f) = cl.opencl_func.filter(|f| *f as usize != usize::MAX) {
+            out.push((f, 0));
+        }
+    }
+    out
+}
+
+/// Whether the OpenCL kernel that just ran on this thread reported an error
+/// (`STARPU_OPENCL_REPORT_ERROR`): the failure of its task.
+pub(crate) fn opencl_kernel_failure() -> starpu_core::task::KernelResult {
+    #[cfg(feature = "opencl")]
+    if let Some(status) = crate::opencl::take_kernel_failure() {
+        return Err(format!(
+            "the OpenCL kernel reported error {status} ({})",
+            starpu_core::drivers::opencl::error_string(status)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// An OpenCL implementation: a C kernel that fails its task when it reports an OpenCL
+/// error (`STARPU_OPENCL_REPORT_ERROR`).
+fn c_opencl_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel {
+    let run = c_kernel(f);
+    Arc::new(move |call: &KernelCall| {
+        run(call)?;
+        opencl_kernel_failure()
+    })
+}
+
 fn c_can_execute(f: unsafe extern "C" fn(c_uint, *mut starpu_task, c_uint) -> c_int) -> CanExecute {
     Arc::new(move |worker, task, nimpl| {
         let t = task
@@ -174,10 +218,16 @@ unsafe fn convert(cl: &starpu_codelet) -> Codelet {
             .collect(),
         None => Vec::new(),
     };
+    let (opencl_funcs, opencl_flags): (Vec<_>, Vec<_>) = opencl_functions(cl)
+        .into_iter()
+        .map(|(f, flags)| (c_opencl_kernel(f), flags))
+        .unzip();
     Codelet {
         name: crate::ffi::string(cl.name),
         where_mask: where_mask(cl, funcs.len()),
         cpu_funcs: funcs.into_iter().map(c_kernel).collect(),
+        opencl_funcs,
+        opencl_flags,
         nbuffers,
         modes,
         can_execute: cl.can_execute.map(c_can_execute),

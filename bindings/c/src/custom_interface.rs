@@ -17,7 +17,7 @@ use crate::types::*;
 use libc::{c_char, c_int, c_uint, c_void, size_t};
 use starpu_core::data::interfaces::{self as ifaces, Description, InterfaceOps};
 use starpu_core::data::Origin;
-use starpu_core::memory::NodeId;
+use starpu_core::memory::{Copier, Node, NodeKind};
 use starpu_core::{DataHandle, Error, ErrorKind};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -89,7 +89,8 @@ impl InterfaceOps for COps {
             f(desc as *mut c_void, starpu_core::memory::MAIN_RAM as c_uint) as usize
         })
     }
-    unsafe fn allocate(&self, desc: *mut u8, node: NodeId) -> starpu_core::Result<()> {
+    unsafe fn allocate(&self, desc: *mut u8, node: &Node) -> starpu_core::Result<()> {
+        let node = node.id();
         let f = self.t().allocate_data_on_node.ok_or_else(|| {
             Error::unsupported(format!(
                 "interface {} has no allocate_data_on_node",
@@ -104,30 +105,59 @@ impl InterfaceOps for COps {
         }
         Ok(())
     }
-    unsafe fn free(&self, desc: *mut u8, node: NodeId) {
+    unsafe fn free(&self, desc: *mut u8, node: &Node) {
         if let Some(f) = self.t().free_data_on_node {
-            f(desc as *mut c_void, node as c_uint);
+            f(desc as *mut c_void, node.id() as c_uint);
         }
     }
-    unsafe fn copy(&self, src: *const u8, dst: *const u8) {
+    unsafe fn copy(
+        &self,
+        src: *const u8,
+        dst: *const u8,
+        c: &mut dyn Copier,
+    ) -> starpu_core::Result<()> {
         let (s, d) = (src as *mut c_void, dst as *mut c_void);
-        let ram = starpu_core::memory::MAIN_RAM as c_uint;
-        let Some(m) = self.t().copy_methods.as_ref() else {
-            eprintln!(
-                "[starpu] interface {} has no copy methods: data not copied",
+        let (sn, dn) = c.nodes();
+        let (sn, dn) = (sn as c_uint, dn as c_uint);
+        let m = self.t().copy_methods.as_ref().ok_or_else(|| {
+            Error::unsupported(format!("interface {} has no copy methods", self.name))
+        })?;
+        let failed = |rc: c_int| {
+            Error::invalid(format!(
+                "interface {}: its copy from node {sn} to node {dn} failed ({rc})",
                 self.name
-            );
-            return;
+            ))
         };
-        if let Some(f) = m.ram_to_ram {
-            f(s, ram, d, ram);
-        } else if let Some(f) = m.any_to_any {
-            f(s, ram, d, ram, std::ptr::null_mut());
-        } else {
-            eprintln!(
-                "[starpu] interface {}: no RAM-to-RAM copy method",
+        // As StarPU: the generic method copies asynchronously (its regions join this
+        // transfer, see `interface_copy.rs`), a method for the pair of kinds synchronously.
+        if let Some(f) = m.any_to_any {
+            let mut ctx = crate::interface_copy::AsyncCopy(c);
+            let rc = f(s, sn, d, dn, &mut ctx as *mut _ as *mut c_void);
+            return if rc == 0 || rc == -libc::EAGAIN {
+                Ok(())
+            } else {
+                Err(failed(rc))
+            };
+        }
+        let specific = match c.kinds() {
+            (NodeKind::CpuRam, NodeKind::CpuRam) => m.ram_to_ram,
+            (NodeKind::CpuRam, NodeKind::OpenCl) => m.ram_to_opencl,
+            (NodeKind::OpenCl, NodeKind::CpuRam) => m.opencl_to_ram,
+            (NodeKind::OpenCl, NodeKind::OpenCl) => m.opencl_to_opencl,
+            (NodeKind::CpuRam, NodeKind::Cuda) => m.ram_to_cuda,
+            (NodeKind::Cuda, NodeKind::CpuRam) => m.cuda_to_ram,
+            (NodeKind::Cuda, NodeKind::Cuda) => m.cuda_to_cuda,
+            _ => None,
+        };
+        let f = specific.ok_or_else(|| {
+            Error::unsupported(format!(
+                "interface {} has no copy method from node {sn} to node {dn} (nor any_to_any)",
                 self.name
-            );
+            ))
+        })?;
+        match f(s, sn, d, dn) {
+            0 => Ok(()),
+            rc => Err(failed(rc)),
         }
     }
     unsafe fn clear_buffers(&self, _desc: *mut u8) {
@@ -222,7 +252,7 @@ pub(crate) fn interface_on_node(h: &DataHandle, node: usize) -> Option<*mut c_vo
     if let Some(p) = h.interface_on_node(node) {
         return Some(p);
     }
-    let first_spare = starpu_core::memory::node_count();
+    let first_spare = h.memory().node_count();
     h.with_owner(|o| {
         let spares = o?.downcast_ref::<Spares>()?;
         spares
@@ -250,7 +280,7 @@ pub(crate) unsafe fn register(
     let desc = Description::from_raw(core, data_interface as *const u8);
     let custom = core.id() >= ifaces::id::MAX;
     let origin = if custom {
-        let spares = (starpu_core::memory::node_count()..MAX_NODES)
+        let spares = (crate::nodes::count()..MAX_NODES)
             .map(|_| Description::from_raw(core, data_interface as *const u8))
             .collect();
         Origin {
@@ -323,7 +353,7 @@ pub unsafe extern "C" fn starpu_data_register_same(
 pub extern "C" fn starpu_data_ptr_register(h: starpu_data_handle_t, node: c_uint) {
     let _ = int_call("starpu_data_ptr_register", || {
         let h = handle(h)?;
-        if node as usize >= starpu_core::memory::node_count() {
+        if node as usize >= h.memory().node_count() {
             return Err(Error::invalid(format!("memory node {node} does not exist")));
         }
         h.mark_allocated(node as usize);
@@ -334,7 +364,7 @@ pub extern "C" fn starpu_data_ptr_register(h: starpu_data_handle_t, node: c_uint
 /// `starpu_check_on_node`: checks that `ptr` may hold `size` bytes on `node`.
 #[no_mangle]
 pub extern "C" fn starpu_check_on_node(node: c_int, ptr: libc::uintptr_t, size: size_t) {
-    let e = if node < 0 || node as usize >= starpu_core::memory::node_count() {
+    let e = if node < 0 || node as usize >= crate::nodes::count() {
         starpu_core::Error::invalid(format!("memory node {node} does not exist"))
     } else if ptr == 0 && size > 0 {
         starpu_core::Error::invalid(format!("NULL buffer of {size} bytes on node {node}"))

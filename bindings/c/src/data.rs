@@ -25,7 +25,7 @@ impl Callback {
 fn acquire_node(node: c_int) -> starpu_core::Result<AcquireNode> {
     match node {
         n if n < 0 => Ok(AcquireNode::None),
-        n if (n as usize) < starpu_core::memory::node_count() => Ok(AcquireNode::Node(n as usize)),
+        n if (n as usize) < crate::nodes::count() => Ok(AcquireNode::Node(n as usize)),
         n => Err(Error::invalid(format!("memory node {n} does not exist"))),
     }
 }
@@ -389,36 +389,8 @@ pub extern "C" fn starpu_data_cpy(
     })
 }
 
-/// `starpu_data_wont_use`: a hint that the data may leave caches. With only main RAM,
-/// there is no cache to leave.
-#[no_mangle]
-pub extern "C" fn starpu_data_wont_use(h: starpu_data_handle_t) {
-    let _ = int_call("starpu_data_wont_use", || handle(h).map(|_| ()));
-}
-
-/// `starpu_data_prefetch_on_node`: a hint; data on main RAM is always there.
-#[no_mangle]
-pub extern "C" fn starpu_data_prefetch_on_node(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    asynchronous: c_uint,
-) -> c_int {
-    let _ = (node, asynchronous);
-    int_call("starpu_data_prefetch_on_node", || handle(h).map(|_| ()))
-}
-
-/// `starpu_data_fetch_on_node`.
-#[no_mangle]
-pub extern "C" fn starpu_data_fetch_on_node(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    asynchronous: c_uint,
-) -> c_int {
-    starpu_data_prefetch_on_node(h, node, asynchronous)
-}
-
-/// `starpu_data_set_wt_mask`: the nodes each write is copied through to. Main memory is
-/// the only memory node in this build, so the mask is kept and has nothing to do.
+/// `starpu_data_set_wt_mask`: the nodes each write is copied through to (bit `n` for
+/// memory node `n`): after a task writes the data, the value goes to those nodes too.
 #[no_mangle]
 pub extern "C" fn starpu_data_set_wt_mask(h: starpu_data_handle_t, wt_mask: u32) {
     let _ = int_call("starpu_data_set_wt_mask", || {

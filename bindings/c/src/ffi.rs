@@ -116,7 +116,7 @@ pub fn non_null<T>(p: *const T, what: &str) -> starpu_core::Result<()> {
 pub fn home_node(node: c_int) -> starpu_core::Result<Option<usize>> {
     match node {
         -1 => Ok(None),
-        n if n >= 0 && (n as usize) < starpu_core::memory::node_count() => Ok(Some(n as usize)),
+        n if n >= 0 && (n as usize) < crate::nodes::count() => Ok(Some(n as usize)),
         n => Err(Error::invalid(format!("memory node {n} does not exist"))),
     }
 }

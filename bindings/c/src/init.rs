@@ -148,7 +148,8 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
         let mut cfg = config_from(conf.as_ref())?;
         cfg.apply_env()?;
         cfg.profiling |= crate::profiling::requested_before_init();
-        let requested_accel = cfg.ncuda.unwrap_or(0) + cfg.nopencl.unwrap_or(0);
+        let requested_cuda = cfg.ncuda.unwrap_or(0);
+        let requested_opencl = cfg.nopencl.unwrap_or(0);
         let custom = conf
             .as_ref()
             .map_or(std::ptr::null_mut(), |c| c.sched_policy);
@@ -161,8 +162,15 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
         // The application's policy of the global context starts once the runtime is
         // reachable (its init_sched may ask for the context's workers).
         crate::sched_policy::start(0);
-        if requested_accel > 0 {
-            rt.info("no CUDA or OpenCL driver in this build: running CPU workers only");
+        if requested_cuda > 0 {
+            rt.info("no CUDA driver in this build: no CUDA worker");
+        }
+        if requested_opencl > rt.devices().nopencl() {
+            rt.info(&format!(
+                "{requested_opencl} OpenCL worker(s) asked for, {} OpenCL device(s) usable \
+                 (CPU devices such as PoCL need STARPU_OPENCL_ON_CPUS=1)",
+                rt.devices().nopencl()
+            ));
         }
         // Called once the policy of the global context (id 0) is in place, as in StarPU.
         let callback = conf

@@ -1,13 +1,20 @@
 //! The copy, map and allocation helpers data interfaces are written with
-//! (`starpu_interface_copy*`, `starpu_interface_map`...). With main memory as the only
-//! node, copies are synchronous memory copies (they return 0, never `-EAGAIN`) and
-//! mapping RAM into RAM gives the same address.
+//! (`starpu_interface_copy*`, `starpu_interface_map`...). A copy goes through the core's
+//! transfer engine between the two nodes. Called from an interface's `any_to_any` method
+//! with the `async_data` the runtime passed, its regions join the runtime's transfer
+//! (asynchronous, as in StarPU); with NULL it is done before returning.
 
 use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
+use starpu_core::memory::{Copier, Loc, NodeKind};
 
-/// Whether `node` is a memory node of this build.
+/// The `async_data` the core passes to an interface's `any_to_any`: the copier of the
+/// transfer being made (StarPU passes its `struct _starpu_async_channel`, which
+/// applications only hand back to `starpu_interface_copy*`).
+pub struct AsyncCopy<'a>(pub &'a mut dyn Copier);
+
+/// Whether `node` is a memory node of this runtime.
 fn node_ok(call: &str, node: c_uint) -> bool {
-    let ok = starpu_core::memory::node_kind(node as usize).is_some();
+    let ok = crate::nodes::kind(node as usize).is_some();
     if !ok {
         let e = starpu_core::Error::invalid(format!("memory node {node} does not exist"));
         crate::ffi::report(call, &e);
@@ -15,18 +22,50 @@ fn node_ok(call: &str, node: c_uint) -> bool {
     ok
 }
 
-/// Copies `rows` runs of `len` bytes `ld_src` / `ld_dst` apart.
+/// Copies `numblocks` blocks of `blocksize` bytes from `src` + `src_offset` on `src_node`
+/// to `dst` + `dst_offset` on `dst_node`: into the caller's transfer (`async_data`), or
+/// now.
 ///
 /// # Safety
-/// Both regions are valid for that layout.
-unsafe fn copy_runs(src: usize, ld_src: usize, dst: usize, ld_dst: usize, len: usize, rows: usize) {
-    starpu_core::data::interfaces::copy_2d(src, ld_src, dst, ld_dst, len, rows);
+/// Both regions are valid for that layout; `async_data` is NULL or the core's.
+#[allow(clippy::too_many_arguments)]
+unsafe fn copy_region(
+    call: &str,
+    (src, src_offset, src_node): (uintptr_t, size_t, c_uint),
+    (dst, dst_offset, dst_node): (uintptr_t, size_t, c_uint),
+    (blocksize, numblocks, ld_src, ld_dst): (size_t, size_t, size_t, size_t),
+    async_data: *mut c_void,
+) -> c_int {
+    if !node_ok(call, src_node) || !node_ok(call, dst_node) {
+        return -libc::EINVAL;
+    }
+    if numblocks > 1 && (ld_src < blocksize || ld_dst < blocksize) {
+        eprintln!("[starpu][{call}] block size {blocksize} is bigger than a leading dimension ({ld_src}, {ld_dst})");
+        return -libc::EINVAL;
+    }
+    // StarPU's (handle, offset) pairs: an address in RAM, the device's buffer elsewhere.
+    let (s, d) = (Loc::new(0, src, src_offset), Loc::new(0, dst, dst_offset));
+    let r = match (async_data as *mut AsyncCopy).as_mut() {
+        Some(AsyncCopy(c)) => c.copy2d(s, d, blocksize, numblocks, ld_src, ld_dst),
+        None => crate::nodes::memory()
+            .transfer(src_node as usize, dst_node as usize, |c| {
+                c.copy2d(s, d, blocksize, numblocks, ld_src, ld_dst)
+            })
+            .and_then(|t| t.wait()),
+    };
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            crate::ffi::report(call, &e);
+            -e.errno()
+        }
+    }
 }
 
 /// `starpu_interface_copy`: copies `size` bytes.
 ///
 /// # Safety
-/// `src + src_offset` and `dst + dst_offset` are valid for `size` bytes.
+/// `src + src_offset` and `dst + dst_offset` are valid for `size` bytes on their nodes.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_interface_copy(
     src: uintptr_t,
@@ -36,15 +75,15 @@ pub unsafe extern "C" fn starpu_interface_copy(
     dst_offset: size_t,
     dst_node: c_uint,
     size: size_t,
-    _async_data: *mut c_void,
+    async_data: *mut c_void,
 ) -> c_int {
-    if !node_ok("starpu_interface_copy", src_node) || !node_ok("starpu_interface_copy", dst_node) {
-        return -libc::EINVAL;
-    }
-    if size > 0 {
-        copy_runs(src + src_offset, size, dst + dst_offset, size, size, 1);
-    }
-    0
+    copy_region(
+        "starpu_interface_copy",
+        (src, src_offset, src_node),
+        (dst, dst_offset, dst_node),
+        (size, 1, size, size),
+        async_data,
+    )
 }
 
 /// `starpu_interface_copy2d`: `numblocks` blocks of `blocksize` bytes, `ld_src` / `ld_dst`
@@ -64,29 +103,15 @@ pub unsafe extern "C" fn starpu_interface_copy2d(
     numblocks: size_t,
     ld_src: size_t,
     ld_dst: size_t,
-    _async_data: *mut c_void,
+    async_data: *mut c_void,
 ) -> c_int {
-    if !node_ok("starpu_interface_copy2d", src_node)
-        || !node_ok("starpu_interface_copy2d", dst_node)
-    {
-        return -libc::EINVAL;
-    }
-    if numblocks > 1 && (ld_src < blocksize || ld_dst < blocksize) {
-        let e = starpu_core::Error::invalid(format!(
-            "block size {blocksize} is bigger than a leading dimension ({ld_src}, {ld_dst})"
-        ));
-        crate::ffi::report("starpu_interface_copy2d", &e);
-        return -libc::EINVAL;
-    }
-    copy_runs(
-        src + src_offset,
-        ld_src,
-        dst + dst_offset,
-        ld_dst,
-        blocksize,
-        numblocks,
-    );
-    0
+    copy_region(
+        "starpu_interface_copy2d",
+        (src, src_offset, src_node),
+        (dst, dst_offset, dst_node),
+        (blocksize, numblocks, ld_src, ld_dst),
+        async_data,
+    )
 }
 
 /// `starpu_interface_copy3d`: `numblocks2` groups, `ld2_*` bytes apart, of the 2D copy.
@@ -209,8 +234,9 @@ pub extern "C" fn starpu_interface_end_driver_copy_async(
 ) {
 }
 
-/// `starpu_interface_map`: makes `src` readable from `dst_node` without a copy; main
-/// memory to main memory is the same address.
+/// `starpu_interface_map`: makes `src` readable from `dst_node` without a copy: main
+/// memory to main memory is the same address; device memory is not mappable here
+/// (`*ret` = `-ENOSYS`, the runtime then copies, as StarPU does).
 ///
 /// # Safety
 /// `ret` is NULL or writable.
@@ -224,10 +250,16 @@ pub unsafe extern "C" fn starpu_interface_map(
     ret: *mut c_int,
 ) -> uintptr_t {
     let ok = node_ok("starpu_interface_map", src_node) && node_ok("starpu_interface_map", dst_node);
+    let ram = |n: c_uint| crate::nodes::kind(n as usize) == Some(NodeKind::CpuRam);
+    let mappable = ok && ram(src_node) && ram(dst_node);
     if let Some(r) = ret.as_mut() {
-        *r = if ok { 0 } else { -libc::EINVAL };
+        *r = match (ok, mappable) {
+            (false, _) => -libc::EINVAL,
+            (true, false) => -libc::ENOSYS,
+            (true, true) => 0,
+        };
     }
-    if ok {
+    if mappable {
         src + src_offset
     } else {
         0
@@ -275,8 +307,7 @@ pub extern "C" fn starpu_interface_update_map(
 /// (OpenCL); main memory buffers are plain pointers.
 #[no_mangle]
 pub extern "C" fn starpu_node_needs_offset(node: c_uint) -> c_int {
-    let _ = node;
-    0
+    (crate::nodes::kind(node as usize) == Some(NodeKind::OpenCl)) as c_int
 }
 
 /// `starpu_hash_crc32c_be_n`.

@@ -12,6 +12,7 @@ mod alloc;
 pub mod arbiter;
 pub mod async_copy;
 pub mod bound;
+pub mod bus;
 pub mod codelet;
 pub mod consts;
 pub mod ctx_wait;
@@ -34,6 +35,9 @@ pub mod misc;
 /// cbindgen:ignore
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod nodes;
+#[cfg(feature = "opencl")]
+pub mod opencl;
 pub mod pack;
 pub mod parallel;
 pub mod parallel_workers;

@@ -80,7 +80,7 @@ unsafe fn free_ram(a: *mut c_void, dim: size_t, flags: c_int) -> c_int {
     match free_hook() {
         Some(hook) => hook(memory::MAIN_RAM as c_uint, a, dim, flags),
         None => {
-            memory::free(memory::MAIN_RAM, a as usize);
+            memory::free_ram(a as usize);
             0
         }
     }
@@ -156,7 +156,7 @@ pub extern "C" fn starpu_malloc_on_node_flags(
             unsafe { malloc_into(&mut p, size, flags)? };
             return Ok(p as uintptr_t);
         }
-        memory::alloc(node as usize, size)
+        crate::nodes::memory().check(node as usize)?.alloc(size)
     })
 }
 
@@ -177,8 +177,8 @@ pub extern "C" fn starpu_free_on_node_flags(
     if node as usize == memory::MAIN_RAM {
         // SAFETY: the caller passes a buffer from `starpu_malloc_on_node*` on main RAM.
         unsafe { free_ram(addr as *mut c_void, size, flags) };
-    } else {
-        memory::free(node as usize, addr);
+    } else if let Some(n) = crate::nodes::memory().node(node as usize) {
+        n.free(addr, size);
     }
 }
 

@@ -197,65 +197,92 @@ pub extern "C" fn starpu_profiling_worker_helper_display_summary() {
     }
 }
 
-/// `starpu_bus_get_count`: buses link distinct memory nodes; with main memory alone there
-/// are none.
+/// The buses: every ordered pair of distinct memory nodes (the core's numbering).
+fn buses() -> Vec<(usize, usize)> {
+    crate::nodes::memory().stats.buses()
+}
+
+/// `starpu_bus_get_count`: one bus per ordered pair of distinct memory nodes (none with
+/// main memory alone).
 #[no_mangle]
 pub extern "C" fn starpu_bus_get_count() -> c_int {
-    0
+    buses().len() as c_int
 }
 
-/// `starpu_bus_get_id`: -1, no bus links `src` and `dst` (see `starpu_bus_get_count`).
+/// `starpu_bus_get_id`: the bus from `src` to `dst`, -1 if none.
 #[no_mangle]
-pub extern "C" fn starpu_bus_get_id(_src: c_int, _dst: c_int) -> c_int {
-    -1
+pub extern "C" fn starpu_bus_get_id(src: c_int, dst: c_int) -> c_int {
+    buses()
+        .iter()
+        .position(|&(s, d)| s as c_int == src && d as c_int == dst)
+        .map_or(-1, |i| i as c_int)
 }
 
-/// `starpu_bus_get_src`: -1, there is no bus.
+fn bus(busid: c_int) -> Option<(usize, usize)> {
+    buses().get(usize::try_from(busid).ok()?).copied()
+}
+
+/// `starpu_bus_get_src`: the source node of bus `busid`, -1 if none.
 #[no_mangle]
-pub extern "C" fn starpu_bus_get_src(_busid: c_int) -> c_int {
-    -1
+pub extern "C" fn starpu_bus_get_src(busid: c_int) -> c_int {
+    bus(busid).map_or(-1, |b| b.0 as c_int)
 }
 
-/// `starpu_bus_get_dst`: -1, there is no bus.
+/// `starpu_bus_get_dst`: the destination node of bus `busid`, -1 if none.
 #[no_mangle]
-pub extern "C" fn starpu_bus_get_dst(_busid: c_int) -> c_int {
-    -1
+pub extern "C" fn starpu_bus_get_dst(busid: c_int) -> c_int {
+    bus(busid).map_or(-1, |b| b.1 as c_int)
 }
 
-/// `starpu_bus_get_direct`: 0, there is no bus.
+/// `starpu_bus_get_direct`: 1 when the bus copies without going through main RAM.
 #[no_mangle]
-pub extern "C" fn starpu_bus_get_direct(_busid: c_int) -> c_int {
-    0
+pub extern "C" fn starpu_bus_get_direct(busid: c_int) -> c_int {
+    bus(busid).is_some_and(|(s, d)| crate::nodes::memory().direct_path(s, d)) as c_int
 }
 
-/// `starpu_bus_set_direct`: there is no bus to describe; ignored.
+/// `starpu_bus_set_direct`: StarPU's topology detection may mark GPU-GPU buses direct;
+/// here the drivers tell which copies are direct, so the call changes nothing.
 #[no_mangle]
 pub extern "C" fn starpu_bus_set_direct(_busid: c_int, _direct: c_int) {}
 
-/// `starpu_bus_get_ngpus`: 0, there is no bus.
+/// `starpu_bus_get_ngpus`: how many GPUs share the bus (StarPU's NUMA hint): 1 for a bus
+/// to or from a device, 0 otherwise.
 #[no_mangle]
-pub extern "C" fn starpu_bus_get_ngpus(_busid: c_int) -> c_int {
-    0
+pub extern "C" fn starpu_bus_get_ngpus(busid: c_int) -> c_int {
+    bus(busid).is_some_and(|(s, d)| s != 0 || d != 0) as c_int
 }
 
-/// `starpu_bus_set_ngpus`: there is no bus to describe; ignored.
+/// `starpu_bus_set_ngpus`: accepted; it changes nothing here (see `starpu_bus_set_direct`).
 #[no_mangle]
 pub extern "C" fn starpu_bus_set_ngpus(_busid: c_int, _ngpus: c_int) {}
 
-/// `starpu_bus_get_profiling_info`: `-EINVAL`, since no bus exists.
+/// `starpu_bus_get_profiling_info`: the bytes and transfers that went over bus `busid`
+/// and the time they took.
 ///
 /// # Safety
 /// `bus_info` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_bus_get_profiling_info(
     busid: c_int,
-    _bus_info: *mut starpu_profiling_bus_info,
+    bus_info: *mut starpu_profiling_bus_info,
 ) -> c_int {
     int_call("starpu_bus_get_profiling_info", || {
-        Err(starpu_core::Error::invalid(format!(
-            "bus {busid} does not exist (main memory is the only memory node: there are no \
-             buses)"
-        )))
+        let (s, d) = bus(busid)
+            .ok_or_else(|| starpu_core::Error::invalid(format!("bus {busid} does not exist")))?;
+        let i = crate::nodes::memory().stats.info(s, d).unwrap_or_default();
+        if let Some(out) = bus_info.as_mut() {
+            out.start_time = timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            out.total_time = timespec {
+                tv_sec: (i.micros / 1_000_000) as libc::time_t,
+                tv_nsec: ((i.micros % 1_000_000) * 1000) as libc::c_long,
+            };
+            out.transferred_bytes = i.bytes as c_longlong;
+            out.transfer_count = i.count as c_int;
+        }
+        Ok(())
     })
 }
 

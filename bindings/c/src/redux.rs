@@ -7,7 +7,7 @@ use crate::ffi::{handle, int_call};
 use crate::types::*;
 use libc::c_void;
 use starpu_core::data::ReductionMethods;
-use starpu_core::{AccessMode, Codelet, Error};
+use starpu_core::{AccessMode, Codelet, Error, KernelCall};
 use std::ffi::CStr;
 use std::sync::Arc;
 
@@ -18,7 +18,8 @@ struct Arg(*mut c_void);
 unsafe impl Send for Arg {}
 unsafe impl Sync for Arg {}
 
-/// A core codelet running `cl`'s first CPU implementation on `modes` with `arg`.
+/// A core codelet running `cl`'s first CPU implementation (and first OpenCL one, for
+/// reductions on OpenCL workers) on `modes` with `arg`.
 ///
 /// # Safety
 /// `cl` is null or points to a live `struct starpu_codelet`.
@@ -31,28 +32,39 @@ unsafe fn method(
     let Some(c) = cl.as_ref() else {
         return Err(Error::invalid(format!("the {what} codelet is NULL")));
     };
-    let Some(&f) = cpu_functions(c).first() else {
+    let cpu = cpu_functions(c).first().copied();
+    let opencl = crate::codelet::opencl_functions(c).first().map(|&(f, _)| f);
+    if cpu.is_none() && opencl.is_none() {
         return Err(Error::invalid(format!(
-            "the {what} codelet has no CPU implementation"
+            "the {what} codelet has no CPU or OpenCL implementation"
         )));
-    };
+    }
     let name = if c.name.is_null() {
         what.to_string()
     } else {
         CStr::from_ptr(c.name).to_string_lossy().into_owned()
     };
     let arg = Arg(arg);
-    Ok(Arc::new(
-        Codelet::new(name)
-            .modes(modes.iter().copied())
-            .cpu(move |call| {
-                let a = arg;
-                // SAFETY: a C kernel over the interface descriptions of its buffers, with the
-                // argument the application gave for it.
-                unsafe { f(call.buffers().as_ptr() as *mut *mut c_void, a.0) };
-                Ok(())
-            }),
-    ))
+    let run = move |f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void), call: &KernelCall| {
+        let a = arg;
+        // SAFETY: a C kernel over the interface descriptions of its buffers, with the
+        // argument the application gave for it.
+        unsafe { f(call.buffers().as_ptr() as *mut *mut c_void, a.0) };
+    };
+    let mut codelet = Codelet::new(name).modes(modes.iter().copied());
+    if let Some(f) = cpu {
+        codelet = codelet.cpu(move |call| {
+            run(f, call);
+            Ok(())
+        });
+    }
+    if let Some(f) = opencl {
+        codelet = codelet.opencl(move |call| {
+            run(f, call);
+            crate::codelet::opencl_kernel_failure()
+        });
+    }
+    Ok(Arc::new(codelet))
 }
 
 /// `starpu_data_set_reduction_methods`: `redux_cl` folds buffer 1 into buffer 0 (RW, R),

@@ -48,10 +48,10 @@ pub extern "C" fn starpu_cuda_worker_get_count() -> c_uint {
     0
 }
 
-/// `starpu_opencl_worker_get_count`: this build has no such workers.
+/// `starpu_opencl_worker_get_count`.
 #[no_mangle]
 pub extern "C" fn starpu_opencl_worker_get_count() -> c_uint {
-    0
+    worker_ids(WorkerKind::OpenCl.starpu_id()).len() as c_uint
 }
 
 /// `starpu_hip_worker_get_count`: this build has no such workers.
@@ -167,20 +167,24 @@ pub extern "C" fn starpu_worker_get_by_type(kind: c_uint, num: c_int) -> c_int {
         .map_or(-1, |id| id as c_int)
 }
 
-/// `starpu_worker_get_by_devid`: CPU workers have the device id of their rank.
+/// `starpu_worker_get_by_devid`: the worker of device `devid` of `kind` (CPU workers
+/// have the device id of their rank).
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_by_devid(kind: c_uint, devid: c_int) -> c_int {
-    starpu_worker_get_by_type(kind, devid)
+    let Ok(rt) = ffi::runtime() else { return -1 };
+    worker_ids(kind)
+        .into_iter()
+        .find(|&w| rt.worker(w).is_some_and(|w| w.devid as c_int == devid))
+        .map_or(-1, |w| w as c_int)
 }
 
-/// `starpu_worker_get_devid`.
+/// `starpu_worker_get_devid`: the device number of worker `id` within its kind.
 #[no_mangle]
 pub extern "C" fn starpu_worker_get_devid(id: c_int) -> c_int {
-    if id >= 0 && (id as usize) < nworkers() {
-        id
-    } else {
-        -1
-    }
+    ffi::runtime()
+        .ok()
+        .and_then(|rt| Some(rt.worker(usize::try_from(id).ok()?)?.devid as c_int))
+        .unwrap_or(-1)
 }
 
 /// `starpu_worker_get_bindid`: the logical CPU the worker is bound to (-1 when unbound).
@@ -251,7 +255,7 @@ pub extern "C" fn starpu_worker_get_local_memory_node() -> c_uint {
 /// `starpu_memory_nodes_get_count`.
 #[no_mangle]
 pub extern "C" fn starpu_memory_nodes_get_count() -> c_uint {
-    starpu_core::memory::node_count() as c_uint
+    crate::nodes::count() as c_uint
 }
 
 /// `starpu_memory_nodes_get_numa_count`.
@@ -263,7 +267,7 @@ pub extern "C" fn starpu_memory_nodes_get_numa_count() -> c_uint {
 /// `starpu_node_get_kind`.
 #[no_mangle]
 pub extern "C" fn starpu_node_get_kind(node: c_uint) -> c_uint {
-    starpu_core::memory::node_kind(node as usize).map_or(0, |k| k.starpu_id())
+    crate::nodes::kind(node as usize).map_or(0, |k| k.starpu_id())
 }
 
 /// `starpu_worker_display_names`: one line per worker of `type`.

@@ -72,15 +72,21 @@ const NULL: *mut c_void = std::ptr::null_mut();
 
 getters! { VariableInterface:
     fstarpu_variable_get_ptr -> *mut c_void => |b| addr(b.ptr), NULL;
+    fstarpu_variable_get_dev_handle -> *mut c_void => |b| addr(b.dev_handle), NULL;
+    fstarpu_variable_get_offset -> usize => |b| b.offset, 0;
 }
 
 getters! { VectorInterface:
     fstarpu_vector_get_ptr -> *mut c_void => |b| addr(b.ptr), NULL;
     fstarpu_vector_get_nx -> c_int => |b| b.nx as c_int, 0;
+    fstarpu_vector_get_dev_handle -> *mut c_void => |b| addr(b.dev_handle), NULL;
+    fstarpu_vector_get_offset -> usize => |b| b.offset, 0;
 }
 
 getters! { MatrixInterface:
     fstarpu_matrix_get_ptr -> *mut c_void => |b| addr(b.ptr), NULL;
+    fstarpu_matrix_get_dev_handle -> *mut c_void => |b| addr(b.dev_handle), NULL;
+    fstarpu_matrix_get_offset -> usize => |b| b.offset, 0;
     fstarpu_matrix_get_ld -> c_int => |b| b.ld as c_int, 0;
     fstarpu_matrix_get_nx -> c_int => |b| b.nx as c_int, 0;
     fstarpu_matrix_get_ny -> c_int => |b| b.ny as c_int, 0;

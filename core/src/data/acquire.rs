@@ -62,7 +62,7 @@ impl Runtime {
     ) -> Result<TaskRef> {
         h.check_usable()?;
         if let AcquireNode::Node(n) = node {
-            if n >= crate::memory::node_count() {
+            if n >= h.memory().node_count() {
                 return Err(Error::invalid(format!("no memory node {n}")));
             }
         }
@@ -105,7 +105,7 @@ impl Runtime {
         let spec = t.spec().expect("granted acquisitions were submitted");
         if let AcquireNode::Node(n) = node {
             for a in &spec.accesses {
-                if let Err(e) = a.handle.fetch(n, a.mode) {
+                if let Err(e) = a.handle.pin(n, a.mode) {
                     t.set_failure(e);
                 }
             }
@@ -162,7 +162,7 @@ impl Runtime {
         let spec = t.spec().expect("acquisitions were submitted");
         if let TaskKind::Acquire(AcquireNode::Node(n)) = spec.kind {
             for a in &spec.accesses {
-                a.handle.after_access(n, a.mode);
+                a.handle.unpin(n, a.mode);
             }
         }
         let mut ready = ReadyList::new();

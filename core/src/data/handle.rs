@@ -1,27 +1,43 @@
 //! Data handles: one registered piece of data, its replicas on the memory nodes, and the
 //! bookkeeping that orders the tasks using it.
 
+use super::coherency::{msi, Coherency};
 use super::element::ElemKind;
 use super::implicit::ImplicitDeps;
 use super::interfaces::{Description, Interface, InterfaceOps};
-use super::AccessMode;
 use crate::error::{Error, Result};
-use crate::memory::{self, NodeId};
+use crate::memory::{self, Memory, NodeId};
 use crate::task::TaskRef;
 use std::any::Any;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 
-/// The copy of the data on one memory node.
+/// The copy of the data on one memory node, in StarPU's MSI states (`coherency.rs`).
 pub(crate) struct Replica {
     pub(crate) desc: Description,
-    /// Holds the current value of the data.
-    pub(crate) valid: AtomicBool,
+    /// `msi::INVALID`, `SHARED` (valid, maybe elsewhere too) or `OWNER` (the only valid
+    /// copy).
+    pub(crate) state: AtomicU8,
     /// A buffer exists (the application's, or one the runtime allocated).
     pub(crate) allocated: AtomicBool,
     /// The runtime allocated the buffer and frees it when the handle goes away.
     pub(crate) owned: AtomicBool,
+    /// Tasks, acquisitions and transfers using the buffer now (it stays meanwhile). Kept
+    /// only when the runtime has several memory nodes.
+    pub(crate) busy: AtomicU32,
+    /// When it was last used (the data side's clock), for LRU eviction.
+    pub(crate) last_used: AtomicU64,
+}
+
+impl Replica {
+    pub(crate) fn is_valid(&self) -> bool {
+        self.state.load(Ordering::SeqCst) != msi::INVALID
+    }
+
+    pub(crate) fn is_allocated(&self) -> bool {
+        self.allocated.load(Ordering::SeqCst)
+    }
 }
 
 /// How a replica starts out.
@@ -56,10 +72,14 @@ pub struct Origin {
 }
 
 pub struct HandleInner {
-    ops: &'static dyn InterfaceOps,
+    /// This handle, for the memory nodes that keep it as a resident.
+    pub(crate) me: Weak<HandleInner>,
+    /// The memory nodes of the runtime the data was registered with.
+    pub(crate) mem: Arc<Memory>,
+    pub(crate) ops: &'static dyn InterfaceOps,
     elem: ElemKind,
     owner: Mutex<Option<Box<dyn Any + Send + Sync>>>,
-    home: Option<NodeId>,
+    pub(crate) home: Option<NodeId>,
     pub(crate) replicas: Box<[Replica]>,
     pub(crate) deps: Mutex<ImplicitDeps>,
     sequential: AtomicBool,
@@ -69,8 +89,12 @@ pub struct HandleInner {
     /// access was something else). A hint read without the dependency lock, so that a
     /// worker ending a writer that is no longer the last one does not take that lock.
     pub(crate) last_writer_hint: AtomicU64,
-    /// Serialises allocation and copies between replicas.
-    coherency: Mutex<()>,
+    /// Serialises allocation, copies and state changes of replicas; holds the requests
+    /// for nodes the value is on its way to.
+    pub(crate) coherency: Mutex<Coherency>,
+    /// Requests pending in `coherency` (read without its lock: a writer must wait for
+    /// them).
+    pub(crate) npending: AtomicUsize,
     pub(crate) state: AtomicU8,
     pub(crate) children: Mutex<Vec<DataHandle>>,
     pub(crate) parent: Option<Weak<HandleInner>>,
@@ -98,13 +122,14 @@ impl DataHandle {
     /// A new handle over `desc`. With `home = Some(node)` the description's buffers hold
     /// the data on that node; with `None` the runtime allocates on first use.
     pub(crate) fn new(
+        mem: &Arc<Memory>,
         home: Option<NodeId>,
         desc: Description,
         sequential: bool,
         origin: Origin,
     ) -> DataHandle {
         let ops = desc.ops();
-        let replicas = (0..memory::node_count())
+        let replicas = (0..mem.node_count())
             .map(|node| {
                 let d = desc.duplicate();
                 let here = Some(node) == home;
@@ -119,11 +144,12 @@ impl DataHandle {
                 }
             })
             .collect();
-        DataHandle::from_replicas(home, replicas, sequential, None, origin)
+        DataHandle::from_replicas(mem, home, replicas, sequential, None, origin)
     }
 
     /// A handle whose replicas are given one per memory node (children of a partition).
     pub(crate) fn from_replicas(
+        mem: &Arc<Memory>,
         home: Option<NodeId>,
         replicas: Vec<ReplicaInit>,
         sequential: bool,
@@ -131,16 +157,25 @@ impl DataHandle {
         origin: Origin,
     ) -> DataHandle {
         let ops = replicas[0].desc.ops();
+        let nvalid = replicas.iter().filter(|r| r.valid).count();
         let replicas = replicas
             .into_iter()
             .map(|r| Replica {
                 desc: r.desc,
-                valid: AtomicBool::new(r.valid),
+                state: AtomicU8::new(match (r.valid, nvalid) {
+                    (false, _) => msi::INVALID,
+                    (true, 1) => msi::OWNER,
+                    (true, _) => msi::SHARED,
+                }),
                 allocated: AtomicBool::new(r.allocated),
                 owned: AtomicBool::new(false),
+                busy: AtomicU32::new(0),
+                last_used: AtomicU64::new(0),
             })
             .collect();
-        DataHandle(Arc::new(HandleInner {
+        DataHandle(Arc::new_cyclic(|me| HandleInner {
+            me: me.clone(),
+            mem: mem.clone(),
             ops,
             elem: origin.elem,
             owner: Mutex::new(origin.owner),
@@ -150,7 +185,8 @@ impl DataHandle {
             sequential: AtomicBool::new(sequential),
             in_flight: AtomicUsize::new(0),
             last_writer_hint: AtomicU64::new(0),
-            coherency: Mutex::new(()),
+            coherency: Mutex::new(Coherency::default()),
+            npending: AtomicUsize::new(0),
             state: AtomicU8::new(hstate::REGISTERED),
             children: Mutex::new(Vec::new()),
             parent,
@@ -259,24 +295,23 @@ impl DataHandle {
         self.0.replicas[self.main_node()].desc.describe()
     }
 
-    fn main_node(&self) -> NodeId {
+    pub(crate) fn main_node(&self) -> NodeId {
         self.0.home.unwrap_or(memory::MAIN_RAM)
+    }
+
+    /// The memory nodes of the runtime the data belongs to.
+    pub fn memory(&self) -> &Arc<Memory> {
+        &self.0.mem
     }
 
     /// Whether a buffer exists on `node`.
     pub fn is_allocated_on(&self, node: NodeId) -> bool {
-        self.0
-            .replicas
-            .get(node)
-            .is_some_and(|r| r.allocated.load(Ordering::Acquire))
+        self.0.replicas.get(node).is_some_and(|r| r.is_allocated())
     }
 
     /// Whether `node` holds the current value.
     pub fn is_valid_on(&self, node: NodeId) -> bool {
-        self.0
-            .replicas
-            .get(node)
-            .is_some_and(|r| r.valid.load(Ordering::Acquire))
+        self.0.replicas.get(node).is_some_and(|r| r.is_valid())
     }
 
     pub fn sequential_consistency(&self) -> bool {
@@ -358,148 +393,6 @@ impl DataHandle {
             Some(n) => format!("'{n}'"),
             None => format!("{:p}", self.as_ptr()),
         }
-    }
-
-    /// Makes the replica on `node` usable for an access in `mode` and returns its
-    /// description: allocates it if needed, and brings the current value in when the
-    /// access reads. Called by the worker that runs the task (or grants an acquisition).
-    pub(crate) fn fetch(&self, node: NodeId, mode: AccessMode) -> Result<*mut c_void> {
-        let r = &self.0.replicas[node];
-        let ptr = r.desc.ptr() as *mut c_void;
-        let reads = mode.reads();
-        if (reads && r.valid.load(Ordering::Acquire))
-            || (!reads && r.allocated.load(Ordering::Acquire))
-        {
-            return Ok(ptr);
-        }
-        let _g = lock(&self.0.coherency);
-        if !r.allocated.load(Ordering::Acquire) {
-            // SAFETY: the description is of ops's type; no task uses this replica yet.
-            unsafe { self.0.ops.allocate(r.desc.ptr(), node)? };
-            r.owned.store(true, Ordering::Release);
-            r.allocated.store(true, Ordering::Release);
-        }
-        if reads && !r.valid.load(Ordering::Acquire) {
-            // Bring the value from a node that has it. None has it when the data was
-            // registered without a home and never written: the fresh buffer (zeroed) is it.
-            if let Some(src) = self
-                .0
-                .replicas
-                .iter()
-                .find(|s| s.valid.load(Ordering::Acquire))
-            {
-                // SAFETY: both replicas are allocated descriptions of the same shape.
-                unsafe { self.0.ops.copy(src.desc.ptr(), r.desc.ptr()) };
-            }
-            r.valid.store(true, Ordering::Release);
-        }
-        Ok(ptr)
-    }
-
-    /// Records the effect of an access that just ended on `node`: a write makes `node` the
-    /// only valid replica.
-    pub(crate) fn after_access(&self, node: NodeId, mode: AccessMode) {
-        if !mode.writes() {
-            return;
-        }
-        let r = &self.0.replicas[node];
-        if r.valid.load(Ordering::Acquire) && self.0.replicas.len() == 1 {
-            return;
-        }
-        let _g = lock(&self.0.coherency);
-        for (n, other) in self.0.replicas.iter().enumerate() {
-            other.valid.store(n == node, Ordering::Release);
-        }
-    }
-
-    /// A new buffer shaped like this data, for a worker's SCRATCH buffer (`scratch.rs`).
-    pub(crate) fn scratch(&self, node: NodeId) -> Result<Description> {
-        let d = self.0.replicas[node].desc.duplicate();
-        // SAFETY: d is a private copy of a description of ops's type.
-        unsafe {
-            self.0.ops.clear_buffers(d.ptr());
-            self.0.ops.allocate(d.ptr(), node)?;
-        }
-        Ok(d)
-    }
-
-    /// Makes sure the data has a buffer on `node` holding its value (used before
-    /// partitioning, so children can point into it).
-    pub(crate) fn materialize(&self, node: NodeId) -> Result<()> {
-        self.fetch(node, AccessMode::R).map(|_| ())
-    }
-
-    /// Brings the current value back to the home node, if it is elsewhere.
-    pub(crate) fn write_back(&self) {
-        let Some(home) = self.0.home else { return };
-        if self.is_valid_on(home) {
-            return;
-        }
-        let _ = self.fetch(home, AccessMode::R);
-    }
-
-    /// Forgets every replica's value (`starpu_data_invalidate`); buffers the runtime
-    /// allocated are released.
-    pub(crate) fn invalidate(&self) {
-        self.forget_value(true);
-    }
-
-    /// Makes the value of `h` undefined on every node, keeping the buffers
-    /// (`starpu_data_deinitialize`): the handle is as if registered without data, and its
-    /// next access must write (or its init codelet runs) before anything reads.
-    pub(crate) fn deinitialize(&self) {
-        self.forget_value(false);
-    }
-
-    /// Marks every replica invalid; frees the runtime's buffers when `free`.
-    fn forget_value(&self, free: bool) {
-        // (partition plans) Children of plans point into the buffers: they stay.
-        let keep = !free || self.nplans() > 0;
-        let _g = lock(&self.0.coherency);
-        for (node, r) in self.0.replicas.iter().enumerate() {
-            r.valid.store(false, Ordering::Release);
-            if !keep && r.owned.swap(false, Ordering::AcqRel) {
-                // SAFETY: the runtime allocated this buffer; no task uses the handle now.
-                unsafe { self.0.ops.free(r.desc.ptr(), node) };
-                r.allocated.store(false, Ordering::Release);
-            }
-        }
-    }
-
-    /// Frees the buffer the runtime allocated on `node` when nothing needs it there
-    /// (`starpu_data_evict_from_node`): not the application's buffer, not the only valid
-    /// copy of the value, not while a task or an acquisition uses the handle or children
-    /// of a partition live in it. True if it was freed.
-    pub(crate) fn evict(&self, node: NodeId) -> bool {
-        let Some(r) = self.0.replicas.get(node) else {
-            return false;
-        };
-        if self.nplans() > 0 || !lock(&self.0.children).is_empty() {
-            return false;
-        }
-        let _g = lock(&self.0.coherency);
-        if self.0.in_flight.load(Ordering::SeqCst) != 0
-            || !r.owned.load(Ordering::Acquire)
-            || !r.allocated.load(Ordering::Acquire)
-        {
-            return false;
-        }
-        let elsewhere = self
-            .0
-            .replicas
-            .iter()
-            .enumerate()
-            .any(|(n, o)| n != node && o.valid.load(Ordering::Acquire));
-        if r.valid.load(Ordering::Acquire) && !elsewhere {
-            return false;
-        }
-        r.valid.store(false, Ordering::Release);
-        if r.owned.swap(false, Ordering::AcqRel) {
-            // SAFETY: the runtime allocated this buffer and no task uses the handle.
-            unsafe { self.0.ops.free(r.desc.ptr(), node) };
-        }
-        r.allocated.store(false, Ordering::Release);
-        true
     }
 
     /// Releases what the runtime allocated and ends the handle. Returns the owner of the

@@ -83,7 +83,7 @@ impl Runtime {
     /// main RAM as the only node, a value there is always its only copy.
     pub fn evict_from_node(&self, h: &DataHandle, node: usize) -> Result<bool> {
         h.check_usable()?;
-        if node >= crate::memory::node_count() {
+        if node >= h.memory().node_count() {
             return Err(Error::invalid(format!("memory node {node} does not exist")));
         }
         Ok(h.evict(node))
@@ -129,8 +129,15 @@ impl Runtime {
         let ops = dst.ops();
         let kernel = Arc::new(move |call: &KernelCall| {
             let b = call.buffers();
-            // SAFETY: buffers are the two descriptions, fetched and of ops's type.
-            unsafe { ops.copy(b[1] as *const u8, b[0] as *const u8) };
+            // SAFETY: buffers are the two descriptions, fetched into main RAM (the codelet
+            // runs on CPU workers) and of ops's type.
+            unsafe {
+                ops.copy(
+                    b[1] as *const u8,
+                    b[0] as *const u8,
+                    &mut crate::data::interfaces::RamCopier,
+                )?
+            };
             Ok(())
         });
         let cl = Arc::new(Codelet {

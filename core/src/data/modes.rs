@@ -47,14 +47,19 @@ impl DataHandle {
         } else if mode.is_redux() {
             self.contribution(worker, node)
         } else {
-            self.fetch(node, mode)
+            self.pin(node, mode)
         }
     }
 
-    /// Records the end of an access made through `fetch_for`.
-    pub(crate) fn end_access(&self, node: NodeId, mode: AccessMode) {
-        if !mode.is_scratch() && !mode.is_redux() {
-            self.after_access(node, mode);
+    /// Records the end of an access made through `fetch_for` by `worker`.
+    pub(crate) fn end_access(&self, worker: usize, node: NodeId, mode: AccessMode) {
+        if mode.is_redux() {
+            // The worker's contribution was written where the worker computes.
+            if let Some(c) = self.contribution_of(worker) {
+                c.after_access(node, AccessMode::RW);
+            }
+        } else if !mode.is_scratch() {
+            self.unpin(node, mode);
         }
     }
 

@@ -28,8 +28,9 @@ use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, MutexGuard};
 
-/// The two codelets of a reduction. Each needs a CPU implementation; `init` gets one
-/// buffer (mode W), `redux` two (RW, R). Their kernels receive no task arguments: a face
+/// The two codelets of a reduction. Each needs an implementation (CPU or OpenCL: the
+/// reduction runs where a worker of that kind takes it); `init` gets one buffer (mode
+/// W), `redux` two (RW, R). Their kernels receive no task arguments: a face
 /// that has some (`starpu_data_set_reduction_methods_with_args`) captures them.
 #[derive(Clone)]
 pub struct ReductionMethods {
@@ -61,6 +62,15 @@ impl DataHandle {
         self.0.modes.redux.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The contribution `worker` accumulates into, if it has one (only looked up with
+    /// several memory nodes: with main RAM alone its state never changes).
+    pub(crate) fn contribution_of(&self, worker: usize) -> Option<DataHandle> {
+        if !self.memory().has_devices() {
+            return None;
+        }
+        self.redux_state().slots.get(worker).cloned().flatten()
+    }
+
     /// Sets the codelets REDUX accesses to this handle use
     /// (`starpu_data_set_reduction_methods`). Each must have a CPU implementation.
     pub fn set_reduction_methods(&self, methods: ReductionMethods) -> Result<()> {
@@ -69,9 +79,9 @@ impl DataHandle {
             ("reduction", &methods.redux),
             ("initialisation", &methods.init),
         ] {
-            if cl.cpu_funcs.is_empty() {
+            if cl.cpu_funcs.is_empty() && cl.opencl_funcs.is_empty() {
                 return Err(Error::invalid(format!(
-                    "reduction methods of data {}: the {what} codelet {} has no CPU \
+                    "reduction methods of data {}: the {what} codelet {} has no \
                      implementation",
                     self.label(),
                     cl.display_name()
@@ -125,11 +135,13 @@ impl DataHandle {
             let init = st.methods.as_ref().map(|m| m.init.clone());
             (st.slots.get(worker).cloned().flatten(), init)
         };
+        // RW: the contribution accumulates (and may have been made in main RAM).
         if let Some(c) = existing {
-            return c.fetch(node, AccessMode::W);
+            return c.fetch(node, AccessMode::RW);
         }
         let init = init.ok_or_else(|| no_methods(self))?;
         let c = DataHandle::new(
+            self.memory(),
             None,
             self.home_description(),
             false,
@@ -138,11 +150,19 @@ impl DataHandle {
                 owner: None,
             },
         );
-        if let Err(e) = run_inline(worker, node, &init, &[(c.clone(), AccessMode::W)]) {
+        // The init codelet runs where the worker computes if it has an implementation for
+        // that kind, else on the CPU in main RAM (whence the contribution goes to the
+        // device).
+        let init_node = if init.funcs(kind_of(self, node)).is_empty() {
+            crate::memory::MAIN_RAM
+        } else {
+            node
+        };
+        if let Err(e) = run_inline(worker, init_node, &init, &[(c.clone(), AccessMode::W)]) {
             drop(c.retire());
             return Err(e);
         }
-        let ptr = c.fetch(node, AccessMode::W)?;
+        let ptr = c.fetch(node, AccessMode::RW)?;
         let mut st = self.redux_state();
         if st.slots.len() <= worker {
             st.slots.resize_with(worker + 1, || None);
@@ -230,21 +250,55 @@ fn run_inline(
         ..Default::default()
     });
     let spec = task.spec().expect("installed above");
-    let kernel = cl
-        .cpu_funcs
+    let kind = accesses
         .first()
-        .ok_or_else(|| Error::invalid("a reduction codelet has no CPU implementation"))?;
-    let call = KernelCall::new(&buffers, &task, spec, worker, 0);
+        .map_or(worker::WorkerKind::Cpu, |(h, _)| kind_of(h, node));
+    let kernel = cl.funcs(kind).first().ok_or_else(|| {
+        Error::invalid(format!(
+            "the reduction codelet {} has no {kind:?} implementation",
+            cl.display_name()
+        ))
+    })?;
+    let call = KernelCall::new(&buffers, &task, spec, worker, 0)
+        .on_device(node != crate::memory::MAIN_RAM);
     let what = format!("the reduction codelet {}", cl.display_name());
     let r = worker::as_callback(&what, Some(&task), || kernel(&call));
     for (h, mode) in accesses {
-        h.end_access(node, *mode);
+        h.end_access(worker, node, *mode);
     }
     match r {
         Ok(Ok(())) => Ok(()),
         Ok(Err(e)) => Err(e.into_error()),
         Err(e) => Err(e),
     }
+}
+
+/// The kind of worker that computes in `node` (of `h`'s runtime).
+fn kind_of(h: &DataHandle, node: NodeId) -> worker::WorkerKind {
+    match h.memory().kind(node) {
+        Some(crate::memory::NodeKind::OpenCl) => worker::WorkerKind::OpenCl,
+        Some(crate::memory::NodeKind::Cuda) => worker::WorkerKind::Cuda,
+        _ => worker::WorkerKind::Cpu,
+    }
+}
+
+/// An internal codelet running `f` on the workers of the kinds `like` has implementations
+/// for (the reduction's folds run where its codelet can).
+fn on_kinds_of(
+    name: &str,
+    like: &Codelet,
+    f: impl Fn(&KernelCall) -> crate::task::KernelResult + Send + Sync + 'static,
+) -> Codelet {
+    let f = Arc::new(f);
+    let mut cl = Codelet::new(name);
+    if !like.cpu_funcs.is_empty() {
+        let f = f.clone();
+        cl = cl.cpu(move |call| f(call));
+    }
+    if !like.opencl_funcs.is_empty() {
+        cl = cl.opencl(move |call| f(call));
+    }
+    cl
 }
 
 /// A task of the reduction, submitted by hand: the handle's dependency lock is held, so
@@ -302,7 +356,7 @@ pub(crate) fn reduce(
                 continue;
             }
             let (h2, cl, nodes) = (h.clone(), redux.clone(), nodes.clone());
-            let fold = Codelet::new("starpu_redux_tree").cpu(move |call: &KernelCall| {
+            let fold = on_kinds_of("starpu_redux_tree", &redux, move |call: &KernelCall| {
                 fold_slots(&h2, &cl, call.worker(), nodes[call.worker()], i, j).map_err(Into::into)
             });
             let t = internal_task(rt, "starpu_redux_tree", Some(fold), SmallVec::new());
@@ -315,13 +369,11 @@ pub(crate) fn reduce(
         }
         stride *= 2;
     }
-    let (h2, cl, nodes2) = (h.clone(), redux, nodes.clone());
-    let fold_all =
-        Codelet::new("starpu_redux")
-            .modes([AccessMode::RW])
-            .cpu(move |call: &KernelCall| {
-                fold_into_data(&h2, &cl, call.worker(), nodes2[call.worker()]).map_err(Into::into)
-            });
+    let (h2, cl, nodes2) = (h.clone(), redux.clone(), nodes.clone());
+    let fold_all = on_kinds_of("starpu_redux", &redux, move |call: &KernelCall| {
+        fold_into_data(&h2, &cl, call.worker(), nodes2[call.worker()]).map_err(Into::into)
+    })
+    .modes([AccessMode::RW]);
     let fin = internal_task(
         rt,
         "starpu_redux",

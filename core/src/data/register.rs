@@ -370,7 +370,7 @@ impl Runtime {
     ) -> Result<DataHandle> {
         self.check_accepting()?;
         if let Some(n) = home {
-            if memory::node_kind(n).is_none() {
+            if self.memory.kind(n).is_none() {
                 return Err(Error::invalid(format!(
                     "registration: home node {n} does not exist"
                 )));
@@ -385,7 +385,13 @@ impl Runtime {
                 )));
             }
         }
-        let h = DataHandle::new(home, desc, self.default_sequential_consistency(), origin);
+        let h = DataHandle::new(
+            &self.memory,
+            home,
+            desc,
+            self.default_sequential_consistency(),
+            origin,
+        );
         registry::publish(&h);
         Ok(h)
     }

@@ -9,20 +9,24 @@
 use super::interfaces::Description;
 use super::DataHandle;
 use crate::error::Result;
-use crate::memory::NodeId;
+use crate::memory::{Memory, NodeId};
 use std::ffi::c_void;
+use std::sync::Arc;
 
 /// One worker's buffer, freed when dropped.
 struct ScratchBuf {
     desc: Description,
     node: NodeId,
+    mem: Arc<Memory>,
 }
 
 impl Drop for ScratchBuf {
     fn drop(&mut self) {
-        // SAFETY: the description was allocated on `node` by `DataHandle::scratch`, and no
-        // task uses it any more (its handle is retired or gone).
-        unsafe { self.desc.ops().free(self.desc.ptr(), self.node) };
+        if let Some(n) = self.mem.node(self.node) {
+            // SAFETY: the description was allocated on `node` by `DataHandle::scratch`,
+            // and no task uses it any more (its handle is retired or gone).
+            unsafe { self.desc.ops().free(self.desc.ptr(), n) };
+        }
     }
 }
 
@@ -60,7 +64,11 @@ impl DataHandle {
         }
         let desc = self.scratch(node)?;
         let ptr = desc.ptr() as *mut c_void;
-        bufs.0[worker] = Some(ScratchBuf { desc, node });
+        bufs.0[worker] = Some(ScratchBuf {
+            desc,
+            node,
+            mem: self.memory().clone(),
+        });
         Ok(ptr)
     }
 

@@ -44,7 +44,14 @@ pub(crate) fn create(
         _ => None,
     };
     let groups = match which {
-        Some(_) => combine::combinations(workers, topology, &CombineSettings::from_env()?),
+        // Combined workers group CPU workers (the first ones) only.
+        Some(_) => {
+            let ncpus = workers
+                .iter()
+                .take_while(|w| w.kind == crate::worker::WorkerKind::Cpu)
+                .count();
+            combine::combinations(&workers[..ncpus], topology, &CombineSettings::from_env()?)
+        }
         None => Vec::new(),
     };
     let parallel = Arc::new(Parallel::new(

@@ -16,6 +16,7 @@
 //! (`task::exec`), and the scheduler asks [`expected_length`].
 
 pub mod arch;
+pub mod bus;
 pub mod file;
 pub mod footprint;
 pub mod history;
@@ -333,13 +334,10 @@ pub fn update_history(
 }
 
 /// Expected transfer time (microseconds) for the task's data to reach memory node `node`
-/// (`starpu_task_expected_data_transfer_time`). This build has one memory node (main
-/// RAM) and every worker computes in it, so data never moves before a task and the time
-/// is 0. With accelerators, this grows into the bus model (bandwidth and latency per
-/// pair of nodes, measured once and saved under `sampling/bus/`).
+/// (`starpu_task_expected_data_transfer_time`), from the bus model (`bus.rs`): 0 when the
+/// data is there, or with main RAM as the only node.
 pub fn expected_transfer_time(spec: &TaskSpec, node: crate::memory::NodeId) -> f64 {
-    let _ = (spec, node);
-    0.0
+    bus::expected_transfer_time(spec, node)
 }
 
 #[cfg(test)]

@@ -96,12 +96,28 @@ pub struct Runtime {
     pub(crate) waitables: crate::task::registry::Waitables,
     /// The execution trace recorder (`trace/`; off unless asked for).
     pub(crate) trace: crate::trace::Recorder,
+    /// The memory nodes (`memory/`): main RAM and one per accelerator device.
+    pub(crate) memory: Arc<crate::memory::Memory>,
+    /// The accelerator devices, in the order of their workers and nodes (`drivers/`).
+    pub(crate) devices: crate::drivers::Devices,
+    /// The `where` bits of the worker kinds present.
+    pub(crate) worker_kinds: u32,
 }
 
 mod failures;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether a device worker may run a task with these accesses: not with multiformat data,
+/// whose conversion codelets this runtime does not run (its device format would hold
+/// nothing).
+pub(crate) fn device_can_take(spec: &crate::task::TaskSpec) -> bool {
+    use crate::data::interfaces::id::MULTIFORMAT;
+    spec.accesses
+        .iter()
+        .all(|a| a.handle.interface_id() != MULTIFORMAT)
 }
 
 impl Runtime {
@@ -125,21 +141,24 @@ impl Runtime {
         }
         let reserve = config.reserve_ncpus.min(cpus.len());
         cpus.truncate(cpus.len() - reserve);
-        let ncpus = config.ncpus.unwrap_or(cpus.len());
-        if ncpus == 0 {
+        let devices = crate::drivers::Devices::discover(&config);
+        let ndevices = devices.nopencl();
+        // As StarPU, each accelerator's worker takes a core from the CPU workers.
+        let ncpus = config.ncpus.unwrap_or(cpus.len().saturating_sub(ndevices));
+        if ncpus + ndevices == 0 {
             return Err(Error::no_device(
                 "no worker to run tasks (0 CPU workers asked for, and no accelerator)",
             ));
         }
-        if ncpus > MAX_WORKERS {
+        if ncpus + ndevices > MAX_WORKERS {
             return Err(Error::invalid(format!(
-                "{ncpus} CPU workers asked for, at most {MAX_WORKERS} are supported"
+                "{ncpus} CPU workers asked for, at most {MAX_WORKERS} workers are supported"
             )));
         }
         let policy_name = sched::resolve_name(config.sched_policy.as_deref(), |m| {
             eprintln!("[starpu] warning: {m}")
         });
-        let worker_cpus: Vec<Option<usize>> = (0..ncpus)
+        let mut worker_cpus: Vec<Option<usize>> = (0..ncpus)
             .map(|i| {
                 if cpus.is_empty() {
                     None
@@ -148,16 +167,31 @@ impl Runtime {
                 }
             })
             .collect();
-        let workers: Box<[Worker]> = (0..ncpus)
-            .map(|i| {
-                let cpu = if cpus.is_empty() {
-                    None
-                } else {
-                    cpus[i % cpus.len()]
-                };
-                Worker::new(i, cpu)
-            })
+        // CPU workers first, then one per device (StarPU numbers accelerators first; the
+        // CPU workers keep ids 0..ncpus here, which bindings and combined workers use).
+        let mut workers: Vec<Worker> = worker_cpus
+            .iter()
+            .enumerate()
+            .map(|(i, &cpu)| Worker::new(i, cpu))
             .collect();
+        for devid in 0..ndevices {
+            let id = workers.len();
+            workers.push(Worker::device(
+                id,
+                worker::WorkerKind::OpenCl,
+                devid,
+                1 + devid,
+                format!("OpenCL {devid} ({})", devices.opencl_name(devid)),
+            ));
+            worker_cpus.push(None);
+        }
+        let workers: Box<[Worker]> = workers.into_boxed_slice();
+        let nworkers = workers.len();
+        let worker_kinds = workers.iter().fold(0, |m, w| m | w.kind.where_bit());
+        let memory = Arc::new(crate::memory::Memory::new(
+            devices.node_drivers(),
+            config.memory_limits.clone(),
+        ));
         // The parallel policies (peager, pheft) come with their combined workers; an
         // application policy or another built-in one has none.
         let (parallel_policy, parallel) = crate::parallel::policy::create(
@@ -208,22 +242,42 @@ impl Runtime {
             priority_range,
             started: Instant::now(),
             watchdog: config_watchdog.map(watchdog::Watchdog::new),
-            profile: crate::profiling::Profiling::new(config_profiling, config_worker_stats, ncpus),
-            counters: crate::counters::Counters::new(ncpus, config_perf_counters),
-            contexts: sched::contexts::Contexts::new(ncpus, priority_range),
+            profile: crate::profiling::Profiling::new(
+                config_profiling,
+                config_worker_stats,
+                nworkers,
+            ),
+            counters: crate::counters::Counters::new(nworkers, config_perf_counters),
+            contexts: sched::contexts::Contexts::new(nworkers, priority_range),
             graveyard: Default::default(),
             parallel,
             knobs: crate::knobs::Knobs::new(&worker_cpus),
             ctx_counts: Default::default(),
             waitables: Default::default(),
             trace,
+            memory,
+            devices,
+            worker_kinds,
         });
-        rt.policy.workers_added(&(0..ncpus).collect::<Vec<_>>());
+        rt.policy.workers_added(&(0..nworkers).collect::<Vec<_>>());
+        // Every finished transfer between memory nodes reaches the trace (when recording).
+        let traced = Arc::downgrade(&rt);
+        rt.memory
+            .observe(Box::new(move |src, dst, bytes, handle, micros| {
+                if let Some(rt) = traced.upgrade() {
+                    let end = crate::profiling::now_ns();
+                    let start = end.saturating_sub((micros * 1e3) as u64);
+                    rt.trace.transfer(src, dst, bytes, handle, start, end);
+                }
+            }));
         let mut threads = lock(&rt.threads);
         for id in 0..rt.workers.len() {
             let worker_rt = rt.clone();
             let spawned = std::thread::Builder::new()
-                .name(format!("starpu-cpu-{id}"))
+                .name(match rt.workers[id].kind {
+                    worker::WorkerKind::Cpu => format!("starpu-cpu-{id}"),
+                    _ => format!("starpu-opencl-{}", rt.workers[id].devid),
+                })
                 .spawn(move || worker::run(worker_rt, id));
             match spawned {
                 Ok(handle) => {
@@ -239,6 +293,8 @@ impl Runtime {
         }
         drop(threads);
         crate::perfmodel::settings::runtime_started(&rt.config);
+        // With devices: the transfer costs, read or measured once per machine.
+        crate::perfmodel::bus::calibrate(&rt.memory, rt.topology.core_cpus.len());
         if let Err(e) = watchdog::Watchdog::start(&rt) {
             rt.stop_workers();
             return Err(Error::no_device(format!(
@@ -282,6 +338,10 @@ impl Runtime {
             self.finish_trace();
         }
         self.print_statistics();
+        // Buffers kept for reuse on the devices go (data still registered keeps its own).
+        for n in self.memory.nodes() {
+            n.release_cache();
+        }
     }
 
     /// Refuses new work, wakes the workers so they see it, and joins them.
@@ -329,6 +389,29 @@ impl Runtime {
     /// Prints a warning (always: warnings are about the application's use of the API).
     pub fn warn(&self, msg: &str) {
         eprintln!("[starpu] warning: {msg}");
+    }
+
+    /// The memory nodes.
+    pub fn memory(&self) -> &Arc<crate::memory::Memory> {
+        &self.memory
+    }
+
+    /// The accelerator devices.
+    pub fn devices(&self) -> &crate::drivers::Devices {
+        &self.devices
+    }
+
+    /// Waits for the kernels worker `w` queued on its device (nothing for a CPU worker).
+    pub(crate) fn finish_device_kernels(&self, w: usize) -> Result<()> {
+        let me = &self.workers[w];
+        match me.kind {
+            #[cfg(feature = "opencl")]
+            worker::WorkerKind::OpenCl => match self.devices.opencl.get(me.devid) {
+                Some(d) => d.finish_kernels(),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
     }
 
     pub fn workers(&self) -> &[Worker] {
@@ -404,16 +487,19 @@ impl Runtime {
     /// The implementation of `task` worker `w` would run, if it may run it at all.
     pub fn choose_impl(&self, task: &Task, w: usize) -> Option<usize> {
         let spec = task.spec()?;
+        let kind = self.workers[w].kind;
         if let Some(cl) = &spec.codelet {
             if cl.can_execute.is_none() && spec.worker.is_none() {
-                // The common case: nothing to ask, the first CPU implementation runs.
+                // The common case: nothing to ask, the first implementation of the kind runs.
                 let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
-                let cpu = mask & crate::task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
-                return cpu.then_some(0);
+                let ok = mask & kind.where_bit() != 0
+                    && !cl.funcs(kind).is_empty()
+                    && (kind == worker::WorkerKind::Cpu || device_can_take(spec));
+                return ok.then_some(0);
             }
         }
         // A task without a codelet has one (empty) implementation.
-        let n = spec.codelet.as_ref().map_or(1, |cl| cl.cpu_funcs.len());
+        let n = spec.codelet.as_ref().map_or(1, |cl| cl.funcs(kind).len());
         (0..n).find(|&i| self.impl_allowed(task, w, i))
     }
 
@@ -430,7 +516,11 @@ impl Runtime {
             return nimpl == 0;
         };
         let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
-        if mask & crate::task::where_mask::CPU == 0 || nimpl >= cl.cpu_funcs.len() {
+        let kind = self.workers[w].kind;
+        if mask & kind.where_bit() == 0 || nimpl >= cl.funcs(kind).len() {
+            return false;
+        }
+        if kind != worker::WorkerKind::Cpu && !device_can_take(spec) {
             return false;
         }
         cl.can_execute.as_ref().is_none_or(|can| {

@@ -157,20 +157,43 @@ impl Runtime {
         }
         let runs = mask & !task::where_mask::NOWHERE != 0;
         if runs && spec.kind == TaskKind::Normal {
-            let cpu_ok = mask & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
+            let cpu_ok =
+                mask & self.worker_kinds & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
+            let kind_ok = cpu_ok || (self.device_can_run(cl, mask) && super::device_can_take(spec));
             // can_execute is asked again when a worker picks the task; asking now turns a
             // task no worker accepts into an error instead of a task that never runs.
-            let accepted = cpu_ok && (cl.can_execute.is_none() || self.someone_accepts(spec));
+            // (A task for one worker needs that worker to have an implementation.)
+            let accepted = kind_ok
+                && ((cl.can_execute.is_none() && spec.worker.is_none())
+                    || self.someone_accepts(spec));
             if !accepted {
+                let why = if super::device_can_take(spec) {
+                    ""
+                } else {
+                    "; multiformat data runs on CPU workers only"
+                };
                 return Err(Error::no_device(format!(
                     "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU \
-                     implementation(s))",
+                     and {} OpenCL implementation(s), {} OpenCL worker(s){why})",
                     cl.display_name(),
-                    cl.cpu_funcs.len()
+                    cl.cpu_funcs.len(),
+                    cl.opencl_funcs.len(),
+                    self.devices.nopencl()
                 )));
             }
         }
         Ok(())
+    }
+
+    /// Whether a worker of a device kind of this runtime has an implementation `mask`
+    /// allows.
+    fn device_can_run(&self, cl: &task::Codelet, mask: u32) -> bool {
+        use crate::worker::WorkerKind;
+        [WorkerKind::OpenCl, WorkerKind::Cuda].into_iter().any(|k| {
+            self.worker_kinds & k.where_bit() != 0
+                && mask & k.where_bit() != 0
+                && !cl.funcs(k).is_empty()
+        })
     }
 
     fn someone_accepts(&self, spec: &TaskSpec) -> bool {

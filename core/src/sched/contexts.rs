@@ -261,6 +261,9 @@ impl SchedView for ContextView<'_> {
     fn expected_transfer(&self, task: &Task, w: usize) -> f64 {
         self.rt.expected_transfer(task, w)
     }
+    fn prefetch(&self, task: &Task, w: usize) {
+        self.rt.prefetch(task, w)
+    }
 }
 
 impl Runtime {

@@ -179,6 +179,7 @@ impl Policy for Dm {
     fn push(&self, task: TaskRef, _from: Option<usize>, view: &dyn SchedView) -> Option<usize> {
         let (w, nimpl, predicted) = self.place(&task, view).unwrap_or((0, 0, 0.0));
         task.set_sched_impl(nimpl);
+        view.prefetch(&task, w);
         self.enqueue(w, task, predicted);
         Some(w)
     }

@@ -11,7 +11,6 @@ use crate::memory::NodeId;
 use crate::perfmodel::{self, PerfArch};
 use crate::runtime::Runtime;
 use crate::task::Task;
-use crate::worker::WorkerKind;
 
 /// A task's predicted length on one worker, with one implementation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -42,6 +41,11 @@ pub trait SchedView {
     fn expected_length(&self, task: &Task, w: usize, nimpl: usize) -> Expected;
     /// Microseconds to bring `task`'s data to `w`'s memory node.
     fn expected_transfer(&self, task: &Task, w: usize) -> f64;
+    /// `task` was placed on `w` ahead of time: its data may start moving to `w`'s node
+    /// now (StarPU's task prefetch, `STARPU_PREFETCH`), overlapping the work queued there.
+    fn prefetch(&self, task: &Task, w: usize) {
+        let _ = (task, w);
+    }
 }
 
 impl SchedView for Runtime {
@@ -68,10 +72,7 @@ impl SchedView for Runtime {
         let Some(cl) = task.spec().and_then(|s| s.codelet.as_ref()) else {
             return 1;
         };
-        match self.workers[w].kind {
-            WorkerKind::Cpu => cl.cpu_funcs.len(),
-            WorkerKind::Cuda | WorkerKind::OpenCl => 0,
-        }
+        cl.funcs(self.workers[w].kind).len()
     }
 
     fn can_run_impl(&self, task: &Task, w: usize, nimpl: usize) -> bool {
@@ -97,5 +98,20 @@ impl SchedView for Runtime {
         task.spec().map_or(0.0, |s| {
             perfmodel::expected_transfer_time(s, self.workers[w].node)
         })
+    }
+
+    fn prefetch(&self, task: &Task, w: usize) {
+        if !self.config.prefetch || !self.memory.has_devices() {
+            return;
+        }
+        let Some(spec) = task.spec() else { return };
+        let node = self.workers[w].node;
+        for a in spec.accesses.iter().filter(|a| a.mode.reads()) {
+            if !a.mode.is_scratch() && !a.mode.is_redux() {
+                let _ = a
+                    .handle
+                    .request(node, crate::memory::Level::TaskPrefetch, task.priority());
+            }
+        }
     }
 }

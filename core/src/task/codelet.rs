@@ -88,6 +88,15 @@ pub type KernelResult = std::result::Result<(), KernelError>;
 /// One implementation of a codelet for CPU workers.
 pub type CpuKernel = Arc<dyn Fn(&KernelCall) -> KernelResult + Send + Sync>;
 
+/// One implementation of a codelet for OpenCL workers: it runs on the worker's thread,
+/// with the task's buffers on the device (`KernelCall::opencl`), and enqueues kernels on
+/// the worker's queue. The worker waits for that queue before ending the task.
+pub type OpenClKernel = CpuKernel;
+
+/// `opencl_flags`: the implementation returns before its kernels are done, the worker
+/// waits for them (`STARPU_OPENCL_ASYNC`).
+pub const OPENCL_ASYNC: u8 = 1;
+
 /// `can_execute(worker, task, nimpl)`: may this worker run this implementation of this task?
 pub type CanExecute = Arc<dyn Fn(usize, &Task, usize) -> bool + Send + Sync>;
 
@@ -125,6 +134,9 @@ pub struct Codelet {
     /// `where` bits; 0 means "wherever an implementation exists".
     pub where_mask: u32,
     pub cpu_funcs: Vec<CpuKernel>,
+    /// OpenCL implementations (`opencl_funcs`), and their `opencl_flags`.
+    pub opencl_funcs: Vec<OpenClKernel>,
+    pub opencl_flags: Vec<u8>,
     /// `None` is `STARPU_VARIABLE_NBUFFERS`: each task says how many buffers it has.
     pub nbuffers: Option<usize>,
     /// Access mode per buffer; a zero mode lets the task choose (task_insert does that).
@@ -143,6 +155,7 @@ impl std::fmt::Debug for Codelet {
             .field("name", &self.name)
             .field("where_mask", &self.where_mask)
             .field("cpu_funcs", &self.cpu_funcs.len())
+            .field("opencl_funcs", &self.opencl_funcs.len())
             .field("nbuffers", &self.nbuffers)
             .field("modes", &self.modes)
             .finish()
@@ -166,6 +179,26 @@ impl Codelet {
     ) -> Codelet {
         self.cpu_funcs.push(Arc::new(f));
         self
+    }
+
+    /// Adds an OpenCL implementation (see [`crate::drivers::opencl`]; the first one added
+    /// is OpenCL implementation 0).
+    pub fn opencl(
+        mut self,
+        f: impl Fn(&KernelCall) -> KernelResult + Send + Sync + 'static,
+    ) -> Codelet {
+        self.opencl_funcs.push(Arc::new(f));
+        self.opencl_flags.push(0);
+        self
+    }
+
+    /// The implementations of a worker kind.
+    pub fn funcs(&self, kind: crate::worker::WorkerKind) -> &[CpuKernel] {
+        match kind {
+            crate::worker::WorkerKind::Cpu => &self.cpu_funcs,
+            crate::worker::WorkerKind::OpenCl => &self.opencl_funcs,
+            crate::worker::WorkerKind::Cuda => &[],
+        }
     }
 
     /// Declares the buffers: their number and access modes.
@@ -273,6 +306,9 @@ impl Codelet {
         let mut w = 0;
         if !self.cpu_funcs.is_empty() {
             w |= where_mask::CPU;
+        }
+        if !self.opencl_funcs.is_empty() {
+            w |= where_mask::OPENCL;
         }
         w
     }

@@ -90,9 +90,29 @@ fn run_kernel(
     spec: &TaskSpec,
 ) -> Result<Option<TaskTimes>> {
     let mut buffers: SmallVec<[*mut c_void; 8]> = SmallVec::with_capacity(spec.accesses.len());
-    for a in spec.accesses.iter() {
-        buffers.push(a.handle.fetch_for(worker_id, node, a.mode)?);
+    if node != crate::memory::MAIN_RAM {
+        // Every transfer starts before the first is waited for: they overlap.
+        for a in spec.accesses.iter().filter(|a| a.mode.reads()) {
+            if !a.mode.is_scratch() && !a.mode.is_redux() {
+                let _ = a
+                    .handle
+                    .request(node, crate::memory::Level::Fetch, task.priority());
+            }
+        }
     }
+    for (i, a) in spec.accesses.iter().enumerate() {
+        match a.handle.fetch_for(worker_id, node, a.mode) {
+            Ok(b) => buffers.push(b),
+            Err(e) => {
+                // The buffers fetched so far are released.
+                for a in &spec.accesses[..i] {
+                    a.handle.end_access(worker_id, node, a.mode);
+                }
+                return Err(e);
+            }
+        }
+    }
+    let kind = rt.workers[worker_id].kind;
     // The combined worker a parallel-aware policy chose for a parallel task.
     let team = match &spec.codelet {
         Some(cl) if cl.kind != super::CodeletType::Seq => rt.parallel.take_assigned(worker_id),
@@ -109,13 +129,37 @@ fn run_kernel(
                 .sched_impl()
                 .filter(|&i| rt.impl_allowed(task, worker_id, i))
                 .or_else(|| rt.choose_impl(task, worker_id))
-                .unwrap_or(0);
-            task.set_sched_impl(nimpl);
-            let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl);
-            let run = || match &team {
-                None => {
-                    worker::as_callback("the kernel", Some(task), || (cl.cpu_funcs[nimpl])(&call))
+                .filter(|&i| i < cl.funcs(kind).len())
+                .ok_or_else(|| {
+                    Error::no_device(format!(
+                        "codelet {} has no implementation for worker {} ({})",
+                        cl.display_name(),
+                        worker_id,
+                        rt.workers[worker_id].name
+                    ))
+                });
+            let nimpl = match nimpl {
+                Ok(i) => i,
+                Err(e) => {
+                    for a in spec.accesses.iter() {
+                        a.handle.end_access(worker_id, node, a.mode);
+                    }
+                    return Err(e);
                 }
+            };
+            task.set_sched_impl(nimpl);
+            let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl)
+                .on_device(node != crate::memory::MAIN_RAM);
+            let run = || match &team {
+                None => worker::as_callback("the kernel", Some(task), || {
+                    let r = (cl.funcs(kind)[nimpl])(&call);
+                    // Kernels an OpenCL implementation queued (asynchronously or not) are
+                    // part of the task.
+                    match rt.finish_device_kernels(worker_id) {
+                        Err(e) if r.is_ok() => Err(e.into()),
+                        _ => r,
+                    }
+                }),
                 Some(c) => crate::parallel::run_team(rt, c, worker_id, task, cl, &buffers, nimpl),
             };
             // Only tasks with a model are timed: the others do not pay for the clock.
@@ -147,7 +191,7 @@ fn run_kernel(
         rt.parallel.team_done();
     }
     for a in spec.accesses.iter() {
-        a.handle.end_access(node, a.mode);
+        a.handle.end_access(worker_id, node, a.mode);
     }
     result
 }

@@ -51,6 +51,9 @@ pub struct KernelCall<'a> {
     /// Several calls of one task run at once (SPMD): whole views of written buffers would
     /// alias between ranks, only rank parts are handed out.
     shared: bool,
+    /// The buffers are in a device's memory (an OpenCL implementation): the CPU views
+    /// are refused (`opencl()` gives the device buffers).
+    on_device: bool,
     borrows: RefCell<(u32, SmallVec<[Borrow; 4]>)>,
 }
 
@@ -70,8 +73,15 @@ impl<'a> KernelCall<'a> {
             nimpl,
             team: (1, 0),
             shared: false,
+            on_device: false,
             borrows: RefCell::new((0, SmallVec::new())),
         }
+    }
+
+    /// The call of a kernel whose buffers are in a device's memory.
+    pub(crate) fn on_device(mut self, yes: bool) -> KernelCall<'a> {
+        self.on_device = yes;
+        self
     }
 
     /// The call of rank `rank` in a team of `size` workers; `spmd`: every rank runs the
@@ -411,6 +421,12 @@ impl<'a> KernelCall<'a> {
     ) -> Result<Guard<'_>> {
         if mutable {
             self.check_writable(i)?;
+        }
+        if self.on_device {
+            return Err(Error::invalid(format!(
+                "buffer {i} is in a device's memory: the CPU cannot view it (an OpenCL \
+                 implementation reads its buffers with call.opencl())"
+            )));
         }
         if self.shared && !part && self.mode(i)?.writes() {
             return Err(Error::invalid(format!(

@@ -185,8 +185,6 @@ impl Recorder {
         start_ns: u64,
         end_ns: u64,
     ) {
-        self.bus()
-            .add(src, dst, bytes, end_ns.saturating_sub(start_ns));
         if self.is_on() {
             self.record_at_ns(
                 start_ns,

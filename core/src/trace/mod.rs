@@ -28,7 +28,6 @@ mod stats;
 pub use event::{RawEvent, WaitKind, What};
 pub(crate) use hooks::{dependency, end_dependency, tag_dependency};
 pub use recorder::Recorder;
-pub use stats::BusCount;
 
 use crate::worker::WorkerKind;
 use std::path::PathBuf;

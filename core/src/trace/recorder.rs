@@ -63,8 +63,6 @@ pub struct Recorder {
     /// Set once recording was ever on: the trace is written at shutdown.
     used: AtomicBool,
     shared: Arc<Shared>,
-    /// Transfers per pair of memory nodes, counted even when not recording.
-    bus: super::stats::BusStats,
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -185,7 +183,6 @@ impl Recorder {
             on: AtomicBool::new(false),
             used: AtomicBool::new(false),
             shared,
-            bus: Default::default(),
         };
         r.set_on(on);
         r
@@ -215,10 +212,6 @@ impl Recorder {
             }
         }
         was
-    }
-
-    pub(crate) fn bus(&self) -> &super::stats::BusStats {
-        &self.bus
     }
 
     /// Whether recording was ever on.

@@ -3,44 +3,11 @@
 //! (bytes moved between memory nodes, per pair), `STARPU_MEMORY_STATS` (the data still
 //! registered and where it lives), and `STARPU_STATS` (the data statistics).
 //!
-//! Transfers are counted whether tracing is on or not: the memory-node drivers report
-//! each one through [`crate::trace::Recorder::transfer`].
+//! Transfers are counted by the memory subsystem (`memory/stats.rs`), whether tracing is
+//! on or not; `STARPU_BUS_STATS` prints its summary.
 
 use crate::runtime::Runtime;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::{Mutex, MutexGuard};
-
-/// Transfers between memory nodes, per (source, destination).
-#[derive(Default)]
-pub(crate) struct BusStats(Mutex<BTreeMap<(usize, usize), BusCount>>);
-
-/// What moved on one bus.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct BusCount {
-    pub bytes: u64,
-    pub transfers: u64,
-    /// Time spent transferring, in nanoseconds.
-    pub busy_ns: u64,
-}
-
-impl BusStats {
-    fn lock(&self) -> MutexGuard<'_, BTreeMap<(usize, usize), BusCount>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub(crate) fn add(&self, src: usize, dst: usize, bytes: u64, ns: u64) {
-        let mut m = self.lock();
-        let c = m.entry((src, dst)).or_default();
-        c.bytes += bytes;
-        c.transfers += 1;
-        c.busy_ns += ns;
-    }
-
-    pub(crate) fn snapshot(&self) -> Vec<((usize, usize), BusCount)> {
-        self.lock().iter().map(|(k, v)| (*k, *v)).collect()
-    }
-}
 
 fn ms(ns: u64) -> f64 {
     ns as f64 / 1e6
@@ -48,21 +15,7 @@ fn ms(ns: u64) -> f64 {
 
 const RULE: &str = "#---------------------";
 
-/// StarPU's name of memory node `n` (`starpu_memory_node_get_name`).
-fn node_name(n: usize) -> String {
-    if n == crate::memory::MAIN_RAM {
-        "NUMA 0".to_string()
-    } else {
-        format!("node {n}")
-    }
-}
-
 impl Runtime {
-    /// The transfers counted so far, per (source node, destination node).
-    pub fn bus_counts(&self) -> Vec<((usize, usize), BusCount)> {
-        self.trace.bus().snapshot()
-    }
-
     /// `STARPU_WORKER_STATS`'s summary (`starpu_profiling_worker_helper_display_summary`):
     /// each worker's tasks and, with profiling on, how its time split since the counters
     /// were last read (reading restarts them, as in StarPU).
@@ -117,40 +70,10 @@ impl Runtime {
         out
     }
 
-    /// `STARPU_BUS_STATS`'s summary (`starpu_profiling_bus_helper_display_summary`).
+    /// `STARPU_BUS_STATS`'s summary (`starpu_profiling_bus_helper_display_summary`):
+    /// the bytes moved on each bus between memory nodes, from the memory subsystem's counts.
     pub fn bus_stats_text(&self) -> String {
-        let mut out = format!("\n{RULE}\nData transfer stats:\n");
-        let mut sum = 0u64;
-        let counts = self.bus_counts();
-        if counts.is_empty() {
-            let nodes = self.workers().iter().map(|w| w.node).max().unwrap_or(0) + 1;
-            let _ = writeln!(
-                out,
-                "\tno transfer between memory nodes ({nodes} memory node{}: {})",
-                if nodes == 1 { "" } else { "s" },
-                (0..nodes).map(node_name).collect::<Vec<_>>().join(", ")
-            );
-        }
-        for ((src, dst), c) in counts {
-            let gb = c.bytes as f64 / (1u64 << 30) as f64;
-            let secs = (c.busy_ns as f64 / 1e9).max(1e-12);
-            let _ = writeln!(
-                out,
-                "\t{} -> {}\t{gb:.4} GB\t{:.4} MB/s\t(transfers : {} - avg {:.4} MB)",
-                node_name(src),
-                node_name(dst),
-                gb * 1024.0 / secs,
-                c.transfers,
-                gb * 1024.0 / c.transfers.max(1) as f64
-            );
-            sum += c.bytes;
-        }
-        let _ = writeln!(
-            out,
-            "Total transfers: {:.4} GB\n{RULE}",
-            sum as f64 / (1u64 << 30) as f64
-        );
-        out
+        self.memory.stats.summary(|n| self.memory.nodes()[n].name())
     }
 
     /// `STARPU_MEMORY_STATS`'s summary (`starpu_data_display_memory_stats`): the data
@@ -159,9 +82,9 @@ impl Runtime {
         let mut out = format!("\n{RULE}\nMemory stats:\n");
         let handles = crate::data::registry::all();
         for h in &handles {
-            let nodes: Vec<String> = (0..=crate::memory::MAIN_RAM)
+            let nodes: Vec<String> = (0..self.memory.nodes().len())
                 .filter(|&n| h.is_valid_on(n))
-                .map(node_name)
+                .map(|n| self.memory.nodes()[n].name())
                 .collect();
             let _ = writeln!(
                 out,
@@ -191,7 +114,15 @@ impl Runtime {
             eprint!("{}", crate::profiling::data_summary());
         }
         if self.config.bus_stats {
-            eprint!("{}", self.bus_stats_text());
+            let summary = self.bus_stats_text();
+            match crate::config::env_var("STARPU_BUS_STATS_FILE") {
+                Some(f) => {
+                    if let Err(e) = std::fs::write(&f, summary) {
+                        self.warn(&format!("STARPU_BUS_STATS_FILE={f}: {e}"));
+                    }
+                }
+                None => eprint!("{summary}"),
+            }
         }
         if self.config.worker_stats {
             eprint!("{}", self.worker_stats_text());

@@ -1,10 +1,10 @@
 //! `struct starpu_block_interface`: a 3-D array, `nx` contiguous elements per line,
 //! lines `ldy` elements apart, planes `ldz` elements apart.
 
-use super::{copy_2d, Interface};
+use super::Interface;
 use crate::data::hash::crc32c_be;
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 
 #[repr(C)]
@@ -60,28 +60,35 @@ impl Interface for BlockInterface {
     fn data_ptr(&self) -> usize {
         self.ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let p = memory::alloc(node, self.data_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        let h = node.alloc(self.data_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
         (self.ldy, self.ldz) = (self.nx, self.nx * self.ny);
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.dev_handle);
+    fn free(&mut self, node: &Node) {
+        node.free(self.dev_handle, self.data_size());
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let e = self.elemsize;
-        for z in 0..self.nz as usize {
-            copy_2d(
-                src.ptr + z * src.ldz as usize * e,
-                src.ldy as usize * e,
-                self.ptr + z * self.ldz as usize * e,
-                self.ldy as usize * e,
-                self.nx as usize * e,
-                self.ny as usize,
-            );
+        let at = |b: &Self| Loc::new(b.ptr, b.dev_handle, b.offset);
+        let row = self.nx as usize * e;
+        if self.ldz == self.nx * self.ny && dst.ldz == self.ldz && self.ldy == self.nx {
+            // Both packed: one run.
+            return c.copy(at(self), at(dst), self.data_size());
         }
+        for z in 0..self.nz as usize {
+            c.copy2d(
+                at(self).at(z * self.ldz as usize * e),
+                at(dst).at(z * dst.ldz as usize * e),
+                row,
+                self.ny as usize,
+                self.ldy as usize * e,
+                dst.ldy as usize * e,
+            )?;
+        }
+        Ok(())
     }
     fn without_buffers(&self) -> Self {
         BlockInterface {

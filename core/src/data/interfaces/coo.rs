@@ -3,7 +3,7 @@
 use super::sparse::{self, SparseArrays};
 use super::{footprint_of, Interface};
 use crate::error::Result;
-use crate::memory::NodeId;
+use crate::memory::{Copier, Node};
 use libc::size_t;
 
 #[repr(C)]
@@ -66,14 +66,14 @@ impl Interface for CooInterface {
     fn data_ptr(&self) -> usize {
         self.values
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
+    fn allocate(&mut self, node: &Node) -> Result<()> {
         sparse::allocate(self, node)
     }
-    fn free(&mut self, node: NodeId) {
+    fn free(&mut self, node: &Node) {
         sparse::free(self, node)
     }
-    unsafe fn copy_from(&self, src: &Self) {
-        sparse::copy(src, self)
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
+        sparse::copy(self, dst, c)
     }
     fn without_buffers(&self) -> Self {
         sparse::without_arrays(self)

@@ -1,10 +1,10 @@
 //! `struct starpu_matrix_interface`: `ny` columns of `nx` contiguous elements, column `j`
 //! starting `ld` elements after column `j-1` (column-major with a leading dimension).
 
-use super::{copy_2d, Interface};
+use super::Interface;
 use crate::data::hash::crc32c_be;
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 
 #[repr(C)]
@@ -60,25 +60,27 @@ impl Interface for MatrixInterface {
     fn data_ptr(&self) -> usize {
         self.ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let p = memory::alloc(node, self.alloc_size())?;
-        (self.ptr, self.dev_handle, self.offset, self.ld) = (p, p, 0, self.nx);
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        let h = node.alloc(self.alloc_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
+        self.ld = self.nx;
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.dev_handle);
+    fn free(&mut self, node: &Node) {
+        node.free(self.dev_handle, self.alloc_size());
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let e = self.elemsize;
-        copy_2d(
-            src.ptr,
-            src.ld as usize * e,
-            self.ptr,
-            self.ld as usize * e,
+        let at = |m: &Self| Loc::new(m.ptr, m.dev_handle, m.offset);
+        c.copy2d(
+            at(self),
+            at(dst),
             self.nx as usize * e,
             self.ny as usize,
-        );
+            self.ld as usize * e,
+            dst.ld as usize * e,
+        )
     }
     fn without_buffers(&self) -> Self {
         MatrixInterface {

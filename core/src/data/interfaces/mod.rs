@@ -32,7 +32,8 @@ pub use vector::VectorInterface;
 pub use void::VoidInterface;
 
 use crate::error::Result;
-use crate::memory::NodeId;
+use crate::memory::driver::Region;
+use crate::memory::{Copier, Loc, Node};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -75,17 +76,18 @@ pub trait Interface: Copy + Send + Sync + 'static {
     /// Address of the (first) data buffer, 0 when none (`starpu_data_handle_to_pointer`).
     fn data_ptr(&self) -> usize;
 
-    /// Points this description at freshly allocated, packed buffers on `node`.
-    fn allocate(&mut self, node: NodeId) -> Result<()>;
+    /// Points this description at freshly allocated, packed buffers on `node` (on a
+    /// device, `dev_handle` is the device's buffer and `ptr` the address the CPU may use,
+    /// 0 when it may not, as in StarPU).
+    fn allocate(&mut self, node: &Node) -> Result<()>;
 
     /// Releases the buffers `allocate` obtained.
-    fn free(&mut self, node: NodeId);
+    fn free(&mut self, node: &Node);
 
-    /// Copies the data `src` describes into the buffers `self` describes (same shape).
-    ///
-    /// # Safety
-    /// Both descriptions must point to live buffers of that shape.
-    unsafe fn copy_from(&self, src: &Self);
+    /// Describes the copy of the data `self` describes into the buffers `dst` describes
+    /// (same shape), region by region (`Copier::copy`, `copy2d`): the copier carries it
+    /// out between the two replicas' nodes.
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()>;
 
     /// This description with no buffers: the starting point of a replica not yet allocated.
     fn without_buffers(&self) -> Self;
@@ -108,9 +110,10 @@ pub trait InterfaceOps: Send + Sync {
     unsafe fn footprint(&self, desc: *const u8) -> u32;
     unsafe fn describe(&self, desc: *const u8) -> String;
     unsafe fn data_ptr(&self, desc: *const u8) -> usize;
-    unsafe fn allocate(&self, desc: *mut u8, node: NodeId) -> Result<()>;
-    unsafe fn free(&self, desc: *mut u8, node: NodeId);
-    unsafe fn copy(&self, src: *const u8, dst: *const u8);
+    unsafe fn allocate(&self, desc: *mut u8, node: &Node) -> Result<()>;
+    unsafe fn free(&self, desc: *mut u8, node: &Node);
+    /// Copies `src` into `dst` through `c` (the copier between their nodes).
+    unsafe fn copy(&self, src: *const u8, dst: *const u8, c: &mut dyn Copier) -> Result<()>;
     unsafe fn clear_buffers(&self, desc: *mut u8);
 }
 
@@ -141,14 +144,14 @@ impl<T: Interface> InterfaceOps for Typed<T> {
     unsafe fn data_ptr(&self, desc: *const u8) -> usize {
         (*(desc as *const T)).data_ptr()
     }
-    unsafe fn allocate(&self, desc: *mut u8, node: NodeId) -> Result<()> {
+    unsafe fn allocate(&self, desc: *mut u8, node: &Node) -> Result<()> {
         (*(desc as *mut T)).allocate(node)
     }
-    unsafe fn free(&self, desc: *mut u8, node: NodeId) {
+    unsafe fn free(&self, desc: *mut u8, node: &Node) {
         (*(desc as *mut T)).free(node)
     }
-    unsafe fn copy(&self, src: *const u8, dst: *const u8) {
-        (*(dst as *const T)).copy_from(&*(src as *const T))
+    unsafe fn copy(&self, src: *const u8, dst: *const u8, c: &mut dyn Copier) -> Result<()> {
+        (*(src as *const T)).copy_to(&*(dst as *const T), c)
     }
     unsafe fn clear_buffers(&self, desc: *mut u8) {
         let d = desc as *mut T;
@@ -274,8 +277,36 @@ pub fn footprint_of(dims: &[u64]) -> u32 {
     !crc
 }
 
+/// Copies `src` into `dst`, both in main RAM (tests, and copies that never leave RAM).
+///
+/// # Safety
+/// Both descriptions point to live RAM buffers of the same shape.
+pub unsafe fn copy_in_ram<T: Interface>(src: &T, dst: &T) -> Result<()> {
+    src.copy_to(dst, &mut RamCopier)
+}
+
+/// The copier of two RAM replicas: plain memory copies.
+pub struct RamCopier;
+
+impl Copier for RamCopier {
+    fn copy_region(&mut self, src: Loc, dst: Loc, r: Region) -> Result<()> {
+        // SAFETY: the caller of `copy_in_ram` vouches for both buffers.
+        unsafe {
+            copy_2d(
+                src.addr(),
+                r.ld_src,
+                dst.addr(),
+                r.ld_dst,
+                r.blocksize,
+                r.numblocks,
+            )
+        };
+        Ok(())
+    }
+}
+
 /// Copies `rows` rows of `row_bytes` bytes between two strided layouts (leading dimensions
-/// in bytes). The building block of every dense interface's copy.
+/// in bytes).
 ///
 /// # Safety
 /// Both regions must be valid for the given shape.

@@ -12,7 +12,7 @@
 use super::Interface;
 use crate::data::hash::crc32c_be;
 use crate::error::{Error, Result};
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 use std::ffi::c_void;
 
@@ -95,16 +95,20 @@ impl Interface for MultiformatInterface {
     fn data_ptr(&self) -> usize {
         self.cpu_ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        self.cpu_ptr = memory::alloc(node, self.data_size())?;
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        self.cpu_ptr = node.alloc(self.data_size())?;
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.cpu_ptr);
+    fn free(&mut self, node: &Node) {
+        node.free(self.cpu_ptr, self.data_size());
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
-        super::copy_2d(src.cpu_ptr, 0, self.cpu_ptr, 0, self.data_size(), 1);
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
+        c.copy(
+            Loc::ptr(self.cpu_ptr),
+            Loc::ptr(dst.cpu_ptr),
+            self.data_size(),
+        )
     }
     fn without_buffers(&self) -> Self {
         MultiformatInterface {

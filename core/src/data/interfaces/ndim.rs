@@ -6,9 +6,9 @@
 //! copy. Each distinct array is interned once and kept for the life of the process, so the
 //! memory is bounded by the number of distinct shapes and stays reachable (no leak report).
 
-use super::{copy_2d, footprint_of, Interface};
+use super::{footprint_of, Interface};
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -87,40 +87,53 @@ impl NdimInterface {
         self.ldn = intern_array(&ldn);
     }
 
-    /// Copies elements dimension by dimension (innermost rows with `copy_2d`).
-    unsafe fn copy_dims(&self, src: &Self, dim: usize, soff: usize, doff: usize) {
+    /// Where the elements are, for copies.
+    fn loc(&self) -> Loc {
+        Loc::new(self.ptr, self.dev_handle, self.offset)
+    }
+
+    /// Copies `src`'s elements into `dst` dimension by dimension (the two innermost
+    /// dimensions as one strided region).
+    fn copy_dims(
+        &self,
+        dst: &Self,
+        dim: usize,
+        soff: usize,
+        doff: usize,
+        c: &mut dyn Copier,
+    ) -> Result<()> {
         let e = self.elemsize;
         let nn = self.dims();
-        if dim == 1 || self.ndim <= 1 {
-            let rows = if self.ndim <= 1 { 1 } else { nn[1] as usize };
-            let sld = if self.ndim <= 1 {
-                0
+        if dim <= 1 {
+            let (rows, sld, dld) = if self.ndim <= 1 {
+                (1, 0, 0)
             } else {
-                src.strides()[1] as usize * e
+                (
+                    nn[1] as usize,
+                    self.strides()[1] as usize * e,
+                    dst.strides()[1] as usize * e,
+                )
             };
-            let dld = if self.ndim <= 1 {
-                0
-            } else {
-                self.strides()[1] as usize * e
-            };
-            copy_2d(
-                src.ptr + soff,
-                sld,
-                self.ptr + doff,
-                dld,
-                nn[0] as usize * e,
+            let row = nn[0] as usize * e;
+            return c.copy2d(
+                self.loc().at(soff),
+                dst.loc().at(doff),
+                row,
                 rows,
+                sld.max(row),
+                dld.max(row),
             );
-            return;
         }
         for i in 0..nn[dim] as usize {
             self.copy_dims(
-                src,
+                dst,
                 dim - 1,
-                soff + i * src.strides()[dim] as usize * e,
-                doff + i * self.strides()[dim] as usize * e,
-            );
+                soff + i * self.strides()[dim] as usize * e,
+                doff + i * dst.strides()[dim] as usize * e,
+                c,
+            )?;
         }
+        Ok(())
     }
 }
 
@@ -144,9 +157,9 @@ impl Interface for NdimInterface {
     fn data_ptr(&self) -> usize {
         self.ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let p = memory::alloc(node, self.alloc_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        let h = node.alloc(self.alloc_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
         let mut packed = Vec::with_capacity(self.ndim);
         let mut stride = 1u32;
         for &n in self.dims() {
@@ -156,15 +169,15 @@ impl Interface for NdimInterface {
         self.ldn = intern_array(&packed);
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.dev_handle);
+    fn free(&mut self, node: &Node) {
+        node.free(self.dev_handle, self.alloc_size());
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         if self.ndim == 0 {
-            copy_2d(src.ptr, 0, self.ptr, 0, self.elemsize, 1);
+            c.copy(self.loc(), dst.loc(), self.elemsize)
         } else {
-            self.copy_dims(src, self.ndim - 1, 0, 0);
+            self.copy_dims(dst, self.ndim - 1, 0, 0, c)
         }
     }
     fn without_buffers(&self) -> Self {
@@ -188,12 +201,14 @@ mod tests {
         // 2 x 2 x 2 with padded lines (ldn = 1, 3, 6) into a packed array.
         let src: Vec<f64> = (0..12).map(|x| x as f64).collect();
         let s = NdimInterface::new(src.as_ptr() as usize, &[2, 2, 2], &[1, 3, 6], 8);
+        let mem = crate::memory::Memory::ram_only();
+        let ram = mem.node(crate::memory::MAIN_RAM).unwrap();
         let mut d = s.without_buffers();
-        d.allocate(0).unwrap();
-        unsafe { d.copy_from(&s) };
+        d.allocate(ram).unwrap();
+        unsafe { super::super::copy_in_ram(&s, &d) }.unwrap();
         let out = unsafe { std::slice::from_raw_parts(d.ptr as *const f64, 8) };
         assert_eq!(out, &[0.0, 1.0, 3.0, 4.0, 6.0, 7.0, 9.0, 10.0]);
         assert_eq!(d.strides(), &[1, 2, 4]);
-        d.free(0);
+        d.free(ram);
     }
 }

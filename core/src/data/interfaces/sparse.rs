@@ -2,7 +2,7 @@
 //! arrays) allocated, freed and copied together.
 
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 
 /// A sparse description seen as its three arrays.
 pub(super) trait SparseArrays {
@@ -14,13 +14,17 @@ pub(super) trait SparseArrays {
 }
 
 /// Points `d` at three fresh arrays on `node`.
-pub(super) fn allocate<S: SparseArrays>(d: &mut S, node: NodeId) -> Result<()> {
+/// (On a device the arrays are the device's buffers, as in StarPU.)
+pub(super) fn allocate<S: SparseArrays>(d: &mut S, node: &Node) -> Result<()> {
+    let sizes = d.array_bytes();
     let mut got = [0usize; 3];
-    for (i, bytes) in d.array_bytes().into_iter().enumerate() {
-        match memory::alloc(node, bytes) {
+    for (i, bytes) in sizes.into_iter().enumerate() {
+        match node.alloc(bytes) {
             Ok(p) => got[i] = p,
             Err(e) => {
-                got.iter().for_each(|&p| memory::free(node, p));
+                for (p, b) in got.into_iter().zip(sizes) {
+                    node.free(p, b);
+                }
                 return Err(e);
             }
         }
@@ -30,24 +34,24 @@ pub(super) fn allocate<S: SparseArrays>(d: &mut S, node: NodeId) -> Result<()> {
 }
 
 /// Frees the three arrays and forgets them.
-pub(super) fn free<S: SparseArrays>(d: &mut S, node: NodeId) {
-    d.arrays().into_iter().for_each(|p| memory::free(node, p));
+pub(super) fn free<S: SparseArrays>(d: &mut S, node: &Node) {
+    for (p, b) in d.arrays().into_iter().zip(d.array_bytes()) {
+        node.free(p, b);
+    }
     d.set_arrays([0; 3]);
 }
 
 /// Copies the three arrays of `src` into those of `dst`.
-///
-/// # Safety
-/// Both descriptions point to live arrays of the same sizes.
-pub(super) unsafe fn copy<S: SparseArrays>(src: &S, dst: &S) {
+pub(super) fn copy<S: SparseArrays>(src: &S, dst: &S, c: &mut dyn Copier) -> Result<()> {
     for ((s, d), bytes) in src
         .arrays()
         .into_iter()
         .zip(dst.arrays())
         .zip(dst.array_bytes())
     {
-        super::copy_2d(s, 0, d, 0, bytes, 1);
+        c.copy(Loc::ptr(s), Loc::ptr(d), bytes)?;
     }
+    Ok(())
 }
 
 /// `d` without its arrays.
@@ -78,14 +82,16 @@ mod tests {
         assert_eq!(src.data_size(), 3 * 8 + 3 * 4 + 3 * 4);
         let mut dst = src.without_buffers();
         assert_eq!(dst.nzval, 0);
-        dst.allocate(0).unwrap();
-        unsafe { dst.copy_from(&src) };
+        let mem = crate::memory::Memory::ram_only();
+        let ram = mem.node(crate::memory::MAIN_RAM).unwrap();
+        dst.allocate(ram).unwrap();
+        unsafe { super::super::copy_in_ram(&src, &dst) }.unwrap();
         let v = unsafe { std::slice::from_raw_parts(dst.nzval as *const f64, 3) };
         let c = unsafe { std::slice::from_raw_parts(dst.colind, 3) };
         let r = unsafe { std::slice::from_raw_parts(dst.rowptr, 3) };
         assert_eq!((v, c, r), (&vals[..], &cols[..], &rows[..]));
         assert_ne!(dst.nzval, src.nzval);
-        dst.free(0);
+        dst.free(ram);
         assert!(dst.colind.is_null());
     }
 }

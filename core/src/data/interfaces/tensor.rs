@@ -1,9 +1,9 @@
 //! `struct starpu_tensor_interface`: a 4-D array with leading dimensions `ldy`, `ldz`, `ldt`.
 
-use super::{copy_2d, Interface};
+use super::Interface;
 use crate::data::hash::crc32c_be;
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 
 #[repr(C)]
@@ -70,32 +70,35 @@ impl Interface for TensorInterface {
     fn data_ptr(&self) -> usize {
         self.ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let p = memory::alloc(node, self.data_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        let h = node.alloc(self.data_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
         self.ldy = self.nx;
         self.ldz = self.nx * self.ny;
         self.ldt = self.ldz * self.nz;
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.dev_handle);
+    fn free(&mut self, node: &Node) {
+        node.free(self.dev_handle, self.data_size());
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let e = self.elemsize;
+        let at = |v: &Self| Loc::new(v.ptr, v.dev_handle, v.offset);
         for t in 0..self.nt as usize {
             for z in 0..self.nz as usize {
-                copy_2d(
-                    src.ptr + (t * src.ldt as usize + z * src.ldz as usize) * e,
-                    src.ldy as usize * e,
-                    self.ptr + (t * self.ldt as usize + z * self.ldz as usize) * e,
-                    self.ldy as usize * e,
+                let plane = |v: &Self| (t * v.ldt as usize + z * v.ldz as usize) * e;
+                c.copy2d(
+                    at(self).at(plane(self)),
+                    at(dst).at(plane(dst)),
                     self.nx as usize * e,
                     self.ny as usize,
-                );
+                    self.ldy as usize * e,
+                    dst.ldy as usize * e,
+                )?;
             }
         }
+        Ok(())
     }
     fn without_buffers(&self) -> Self {
         TensorInterface {

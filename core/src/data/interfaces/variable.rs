@@ -3,7 +3,7 @@
 use super::Interface;
 use crate::data::hash::crc32c_be;
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 
 #[repr(C)]
@@ -45,17 +45,20 @@ impl Interface for VariableInterface {
     fn data_ptr(&self) -> usize {
         self.ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let p = memory::alloc(node, self.elemsize)?;
-        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        let h = node.alloc(self.elemsize)?;
+        // StarPU's variable keeps the device's handle in `ptr` too (OpenCL kernels read
+        // their cl_mem with STARPU_VARIABLE_GET_PTR).
+        (self.ptr, self.dev_handle, self.offset) = (h, h, 0);
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.dev_handle);
+    fn free(&mut self, node: &Node) {
+        node.free(self.dev_handle, self.elemsize);
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
-        super::copy_2d(src.ptr, 0, self.ptr, 0, self.elemsize, 1);
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
+        let at = |v: &Self| Loc::new(v.ptr, v.dev_handle, v.offset);
+        c.copy(at(self), at(dst), self.elemsize)
     }
     fn without_buffers(&self) -> Self {
         VariableInterface {

@@ -3,7 +3,7 @@
 use super::Interface;
 use crate::data::hash::crc32c_be;
 use crate::error::Result;
-use crate::memory::{self, NodeId};
+use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 
 #[repr(C)]
@@ -36,6 +36,13 @@ impl VectorInterface {
     }
 }
 
+impl VectorInterface {
+    /// Where the elements are, for copies.
+    pub fn loc(&self) -> Loc {
+        Loc::new(self.ptr, self.dev_handle, self.offset)
+    }
+}
+
 impl Interface for VectorInterface {
     const ID: i32 = super::id::VECTOR;
     const NAME: &'static str = "STARPU_VECTOR_INTERFACE";
@@ -56,17 +63,17 @@ impl Interface for VectorInterface {
     fn data_ptr(&self) -> usize {
         self.ptr
     }
-    fn allocate(&mut self, node: NodeId) -> Result<()> {
-        let p = memory::alloc(node, self.alloc_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (p, p, 0);
+    fn allocate(&mut self, node: &Node) -> Result<()> {
+        let h = node.alloc(self.alloc_size())?;
+        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
         Ok(())
     }
-    fn free(&mut self, node: NodeId) {
-        memory::free(node, self.dev_handle);
+    fn free(&mut self, node: &Node) {
+        node.free(self.dev_handle, self.alloc_size());
         *self = self.without_buffers();
     }
-    unsafe fn copy_from(&self, src: &Self) {
-        super::copy_2d(src.ptr, 0, self.ptr, 0, self.data_size(), 1);
+    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
+        c.copy(self.loc(), dst.loc(), self.data_size())
     }
     fn without_buffers(&self) -> Self {
         VectorInterface {

@@ -2,7 +2,7 @@
 
 use super::Interface;
 use crate::error::Result;
-use crate::memory::NodeId;
+use crate::memory::{Copier, Node};
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -32,11 +32,13 @@ impl Interface for VoidInterface {
     fn data_ptr(&self) -> usize {
         0
     }
-    fn allocate(&mut self, _node: NodeId) -> Result<()> {
+    fn allocate(&mut self, _node: &Node) -> Result<()> {
         Ok(())
     }
-    fn free(&mut self, _node: NodeId) {}
-    unsafe fn copy_from(&self, _src: &Self) {}
+    fn free(&mut self, _node: &Node) {}
+    fn copy_to(&self, _dst: &Self, _c: &mut dyn Copier) -> Result<()> {
+        Ok(())
+    }
     fn without_buffers(&self) -> Self {
         *self
     }

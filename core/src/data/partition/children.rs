@@ -7,7 +7,6 @@ use crate::data::interfaces::{Description, Interface, NdimInterface};
 use crate::data::{registry, DataHandle};
 use crate::error::{Error, Result};
 use crate::memory::{self, NodeId};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// The node whose replica of `h` children are cut from: the home node, or main memory
@@ -74,7 +73,7 @@ pub(super) fn make_children(
         let main_desc = cut(main)?;
         let mut replicas = Vec::with_capacity(parent.0.replicas.len());
         for (node, r) in parent.0.replicas.iter().enumerate() {
-            let allocated = r.allocated.load(Ordering::Acquire);
+            let allocated = r.is_allocated();
             let desc = if node == main {
                 main_desc.duplicate()
             } else if allocated {
@@ -90,11 +89,12 @@ pub(super) fn make_children(
             };
             replicas.push(ReplicaInit {
                 desc,
-                valid: inherit && r.valid.load(Ordering::Acquire),
+                valid: inherit && r.is_valid(),
                 allocated,
             });
         }
         children.push(DataHandle::from_replicas(
+            parent.memory(),
             parent.home_node(),
             replicas,
             parent.sequential_consistency(),

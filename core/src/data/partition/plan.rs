@@ -14,7 +14,7 @@ use super::Filter;
 use crate::data::handle::HandleInner;
 use crate::data::{AccessMode, DataHandle};
 use crate::error::{Error, Result};
-use crate::memory::{self, NodeId};
+use crate::memory::NodeId;
 use crate::runtime::Runtime;
 use std::sync::{Arc, MutexGuard, Weak};
 
@@ -343,7 +343,7 @@ impl Runtime {
                 parent.label()
             )));
         }
-        check_node(opts.gathering_node)?;
+        check_node(parent, opts.gathering_node)?;
         sw.unpartition(parent, &plan, opts)
     }
 
@@ -366,7 +366,7 @@ impl Runtime {
     ) -> Result<()> {
         let mut sw = Switcher::begin(self);
         let plan = find_plan(parent, children, "read-only unpartition submission")?;
-        check_node(opts.gathering_node)?;
+        check_node(parent, opts.gathering_node)?;
         match active(parent) {
             Active::ReadWrite(p) if Arc::ptr_eq(&p, &plan) => sw.downgrade(parent, &plan, opts),
             a if a.has(&plan) => sw.gather_readonly(parent, &plan, opts),
@@ -384,7 +384,7 @@ impl Runtime {
         h: &DataHandle,
         gathering_node: Option<NodeId>,
     ) -> Result<()> {
-        check_node(gathering_node)?;
+        check_node(h, gathering_node)?;
         let mut sw = Switcher::begin(self);
         sw.unpartition_all(h, gathering_node)
     }
@@ -398,7 +398,7 @@ impl Runtime {
         children: &[DataHandle],
         gathering_node: Option<NodeId>,
     ) -> Result<()> {
-        check_node(gathering_node)?;
+        check_node(parent, gathering_node)?;
         let mut sw = Switcher::begin(self);
         let plan = find_plan(parent, children, "partition clean")?;
         sw.clean(parent, &plan, gathering_node)
@@ -412,9 +412,9 @@ impl Runtime {
     }
 }
 
-fn check_node(node: Option<NodeId>) -> Result<()> {
+fn check_node(parent: &DataHandle, node: Option<NodeId>) -> Result<()> {
     match node {
-        Some(n) if memory::node_kind(n).is_none() => {
+        Some(n) if parent.memory().kind(n).is_none() => {
             Err(Error::invalid(format!("no memory node {n}")))
         }
         _ => Ok(()),

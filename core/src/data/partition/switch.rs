@@ -100,9 +100,7 @@ fn internal(what: &str) -> Error {
 
 /// Marks every replica of `h` as holding no value (buffers stay: they are views).
 fn forget_values(h: &DataHandle) {
-    for r in h.0.replicas.iter() {
-        r.valid.store(false, Ordering::Release);
-    }
+    h.deinitialize();
 }
 
 impl<'a> Switcher<'a> {

@@ -8,7 +8,7 @@ use crate::data::acquire::wait_idle;
 use crate::data::handle::hstate;
 use crate::data::{registry, DataHandle};
 use crate::error::{Error, Result};
-use crate::memory::{self, NodeId};
+use crate::memory::NodeId;
 use crate::runtime::Runtime;
 use std::sync::atomic::Ordering;
 
@@ -50,7 +50,7 @@ impl Runtime {
                 parent.label()
             )));
         }
-        if memory::node_kind(gathering_node).is_none() {
+        if parent.memory().kind(gathering_node).is_none() {
             return Err(Error::invalid(format!(
                 "unpartitioning: no memory node {gathering_node}"
             )));
@@ -63,9 +63,20 @@ impl Runtime {
         for c in &children {
             wait_idle(self, c);
         }
-        // Children are views of the parent's buffers on every node it was allocated on, so
-        // the parent's copy is current there. (With several nodes, data a child holds only
-        // elsewhere will be brought back here.)
+        // Children are views of the parent's buffers where it was allocated when cut: each
+        // child's value comes to the gathering node (its view there, hence the parent's
+        // buffer), which then holds the parent's only current copy.
+        let gather = if parent.is_allocated_on(gathering_node) {
+            gathering_node
+        } else {
+            main_node(parent)
+        };
+        if parent.memory().has_devices() {
+            for c in &children {
+                c.fetch(gather, crate::data::AccessMode::R)?;
+            }
+            parent.gathered_on(gather);
+        }
         for c in &children {
             registry::retract(c);
             drop(c.retire());

@@ -274,8 +274,12 @@ impl HeftTree {
                 continue;
             }
             let nimpl = predict::best_impl(&task, best.worker, view).map(|(i, _)| i);
+            let placed = task.clone();
             match self.place(best.worker, task, nimpl, best.length, true) {
-                Ok(()) => last = Some(best.worker),
+                Ok(()) => {
+                    view.prefetch(&placed, best.worker);
+                    last = Some(best.worker)
+                }
                 Err(task) => {
                     // Full: the task waits, first of its priority, for room.
                     let mut win = lock(&self.placing);

@@ -597,8 +597,13 @@ static void k_spmd(void *buffers[], void *cl_arg)
 		kernel_end(r);
 }
 
+/* OpenCL implementations (impl=opencl codelets), when the library has OpenCL. */
+#include "opencl_kernels.h"
+
 static const struct kernel kernels[] = {
 	{"noop", k_noop, 0},
+	/* On the CPU it does nothing; its OpenCL implementation fails (opencl_kernels.h). */
+	{"clfail", k_noop, 0},
 	{"set", k_set, 1},
 	{"add", k_add, 1},
 	{"scale", k_scale, 1},
@@ -633,6 +638,10 @@ static void op_init(int argc, char **argv)
 		const char *v;
 		if ((v = option(argv[i], "ncpus")))
 			conf.ncpus = (int)parse_long(v);
+		else if ((v = option(argv[i], "opencl")))
+			conf.nopencl = (int)parse_long(v); /* PoCL also needs STARPU_OPENCL_ON_CPUS=1 */
+		else if ((v = option(argv[i], "limit_opencl_mem")))
+			setenv("STARPU_LIMIT_OPENCL_MEM", v, 1); /* MiB, read by starpu_init */
 		else if ((v = option(argv[i], "sched"))) {
 			check_name(v);
 			strcpy(sched, v);
@@ -644,6 +653,14 @@ static void op_init(int argc, char **argv)
 	report_ret("init", NULL, ret);
 	if (ret == 0)
 		initialized = 1;
+	if (ret == 0 && conf.nopencl > 0 && starpu_opencl_worker_get_count() < (unsigned)conf.nopencl) {
+		fprintf(stderr, "%d OpenCL worker(s) asked for, %u found: no OpenCL device (PoCL needs STARPU_OPENCL_ON_CPUS=1)\n",
+			conf.nopencl, starpu_opencl_worker_get_count());
+		starpu_shutdown();
+		exit(77);
+	}
+	if (ret == 0)
+		cl_load();
 }
 
 /* Scheduling contexts by name; "global" is context 0. */
@@ -667,6 +684,7 @@ static int ntrss;
 static void op_shutdown(int argc, char **argv)
 {
 	(void)argc, (void)argv;
+	cl_unload();
 	starpu_shutdown();
 	initialized = 0;
 	nctxs = 0;
@@ -1097,6 +1115,19 @@ static void op_codelet(int argc, char **argv)
 	c->kernel = k;
 	c->cl.cpu_funcs[0] = k->func;
 	c->cl.name = c->name;
+	/* impl=cpu (the default), impl=opencl, impl=cpu+opencl: the implementations. */
+	if (argc > 3 && option(argv[argc - 1], "impl")) {
+		const char *impl = option(argv[--argc], "impl");
+		if (!strstr(impl, "cpu"))
+			c->cl.cpu_funcs[0] = NULL;
+		if (strstr(impl, "opencl")) {
+#ifdef HAVE_OPENCL_KERNELS
+			c->cl.opencl_funcs[0] = opencl_version(k->name);
+#endif
+			if (!c->cl.opencl_funcs[0])
+				die("kernel '%s' has no OpenCL implementation in this build", k->name);
+		}
+	}
 	if (k->func == k_spmd) {
 		c->cl.type = STARPU_SPMD;
 		c->cl.max_parallelism = INT_MAX;
@@ -1679,6 +1710,10 @@ static void print_capabilities(void)
 	printf("home none\n");        /* data ... home=none: home node -1 */
 	printf("nbuffers variable\n"); /* codelet C K *: STARPU_VARIABLE_NBUFFERS */
 	printf("handle null\n");      /* MODE:null: a NULL handle */
+#ifdef HAVE_OPENCL_KERNELS
+	printf("device opencl\n"); /* init opencl=K: OpenCL workers */
+	printf("impl opencl\n");   /* codelet ... impl=opencl: OpenCL implementations */
+#endif
 }
 
 int main(int argc, char **argv)

@@ -245,11 +245,12 @@ module driver_kernels
         use driver_state
         implicit none
 
-        integer, parameter :: nkernels = 13, k_spmd_index = 13
+        integer, parameter :: nkernels = 14, k_spmd_index = 13
+        ! clfail: nothing on the CPU; its OpenCL implementation fails (driver_opencl).
         character(len=16), parameter :: kernel_names(nkernels) = [character(len=16) :: &
                 "noop", "set", "add", "scale", "affine", "axpy", "copy", "sum", &
-                "try_acquire", "try_wait_all", "gate", "worker", "spmd"]
-        integer, parameter :: kernel_nvalues(nkernels) = [0, 1, 1, 1, 2, 1, 0, 0, 1, 0, 1, 0, 0]
+                "try_acquire", "try_wait_all", "gate", "worker", "spmd", "clfail"]
+        integer, parameter :: kernel_nvalues(nkernels) = [0, 1, 1, 1, 2, 1, 0, 0, 1, 0, 1, 0, 0, 0]
 
         ! A buffer's elements: element i (from 0) is p((i / nx) * ld + mod(i, nx) + 1).
         type view
@@ -637,11 +638,322 @@ contains
                         f = c_funloc(k_gate)
                 case (12)
                         f = c_funloc(k_worker)
+                case (14)
+                        f = c_funloc(k_noop)
                 case default
                         f = c_funloc(k_spmd)
                 end select
         end function kernel_func
 end module driver_kernels
+
+! ------------------------------------------------------------------------------------
+! OpenCL implementations of the kernels (codelet ... impl=opencl), added to the codelet
+! with fstarpu_codelet_add_opencl_func: one OpenCL kernel applies the operation to the
+! device copies of the buffers (read through fstarpu_*_get_dev_handle / _get_offset),
+! walking a matrix by its ld; the events are printed around it on the worker's thread.
+! clfail builds a program that does not compile and reports it as STARPU_OPENCL_REPORT_ERROR
+! does in C (the task fails). StarPU's OpenCL C calls and the three OpenCL calls a kernel
+! makes are declared here: no Fortran module has them.
+module driver_opencl
+        use iso_c_binding
+        use fstarpu_mod
+        use driver_output
+        use driver_state
+        use driver_kernels
+        implicit none
+        private
+        public :: cl_load, cl_unload, opencl_func, set_env
+
+        interface
+                function load_from_string(src, programs, options) &
+                                bind(C, name="starpu_opencl_load_opencl_from_string")
+                        import :: c_ptr, c_char, c_int
+                        character(kind=c_char), intent(in) :: src(*)
+                        type(c_ptr), value, intent(in) :: programs, options
+                        integer(c_int) :: load_from_string
+                end function load_from_string
+
+                function unload(programs) bind(C, name="starpu_opencl_unload_opencl")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: programs
+                        integer(c_int) :: unload
+                end function unload
+
+                function load_kernel(kernel, queue, programs, kname, devid) &
+                                bind(C, name="starpu_opencl_load_kernel")
+                        import :: c_ptr, c_char, c_int
+                        type(c_ptr), value, intent(in) :: kernel, queue, programs
+                        character(kind=c_char), intent(in) :: kname(*)
+                        integer(c_int), value, intent(in) :: devid
+                        integer(c_int) :: load_kernel
+                end function load_kernel
+
+                function release_kernel(kernel) bind(C, name="starpu_opencl_release_kernel")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: kernel
+                        integer(c_int) :: release_kernel
+                end function release_kernel
+
+                subroutine display_error(func, file, line, msg, status) &
+                                bind(C, name="starpu_opencl_display_error")
+                        import :: c_char, c_int, c_ptr
+                        character(kind=c_char), intent(in) :: func(*), file(*)
+                        integer(c_int), value, intent(in) :: line, status
+                        type(c_ptr), value, intent(in) :: msg
+                end subroutine display_error
+
+                ! What C's STARPU_OPENCL_REPORT_ERROR calls after the message.
+                function kernel_failed(status) bind(C, name="_starpu_opencl_kernel_failed")
+                        import :: c_int
+                        integer(c_int), value, intent(in) :: status
+                        integer(c_int) :: kernel_failed
+                end function kernel_failed
+
+                function cl_set_kernel_arg(kernel, idx, size, value) bind(C, name="clSetKernelArg")
+                        import :: c_ptr, c_int, c_size_t
+                        type(c_ptr), value, intent(in) :: kernel, value
+                        integer(c_int), value, intent(in) :: idx
+                        integer(c_size_t), value, intent(in) :: size
+                        integer(c_int) :: cl_set_kernel_arg
+                end function cl_set_kernel_arg
+
+                function cl_enqueue_nd_range_kernel(queue, kernel, dims, offset, global, local, &
+                                nwait, wait, event) bind(C, name="clEnqueueNDRangeKernel")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: queue, kernel, offset, global, local, wait, event
+                        integer(c_int), value, intent(in) :: dims, nwait
+                        integer(c_int) :: cl_enqueue_nd_range_kernel
+                end function cl_enqueue_nd_range_kernel
+
+                function cl_finish(queue) bind(C, name="clFinish")
+                        import :: c_ptr, c_int
+                        type(c_ptr), value, intent(in) :: queue
+                        integer(c_int) :: cl_finish
+                end function cl_finish
+
+                function c_setenv(name, value, overwrite) bind(C, name="setenv")
+                        import :: c_char, c_int
+                        character(kind=c_char), intent(in) :: name(*), value(*)
+                        integer(c_int), value, intent(in) :: overwrite
+                        integer(c_int) :: c_setenv
+                end function c_setenv
+        end interface
+
+        character(len=*), parameter :: source = &
+                "enum { SET, ADD, SCALE, AFFINE, AXPY, COPY }; " // &
+                "__kernel void apply(int op, __global long *b0, unsigned off0, unsigned nx0, " // &
+                "unsigned ld0, __global const long *b1, unsigned off1, unsigned nx1, unsigned ld1, " // &
+                "long k0, long k1, unsigned n) { " // &
+                "const size_t i = get_global_id(0); if (i >= n) return; " // &
+                "__global long *x = b0 + off0 + (i / nx0) * ld0 + i % nx0; " // &
+                "const long y = b1[off1 + (i / nx1) * ld1 + i % nx1]; " // &
+                "switch (op) { case SET: *x = k0; break; case ADD: *x += k0; break; " // &
+                "case SCALE: *x *= k0; break; case AFFINE: *x = *x * k0 + k1; break; " // &
+                "case AXPY: *x += k0 * y; break; case COPY: *x = y; break; } }"
+
+        ! struct starpu_opencl_program: one cl_program per device (STARPU_MAXOPENCLDEVS).
+        type(c_ptr), target :: programs(8) = c_null_ptr
+        logical :: loaded = .false.
+        integer(c_int), parameter :: cl_build_program_failure = -11
+
+contains
+        ! Builds the kernels once OpenCL workers exist (after init).
+        subroutine cl_load()
+                if (loaded .or. fstarpu_opencl_worker_get_count() == 0) return
+                loaded = load_from_string(source // c_null_char, c_loc(programs), c_null_ptr) == 0
+        end subroutine cl_load
+
+        ! setenv(3): a StarPU variable the plan sets before init.
+        subroutine set_env(name, value)
+                character(len=*), intent(in) :: name, value
+                integer(c_int) :: ret
+                ret = c_setenv(name // c_null_char, value // c_null_char, 1_c_int)
+        end subroutine set_env
+
+        subroutine cl_unload()
+                integer(c_int) :: ret
+                if (loaded) ret = unload(c_loc(programs))
+                loaded = .false.
+        end subroutine cl_unload
+
+        ! Buffer b (from 0) on the device: cl_mem, offset, row length, ld, count (elements).
+        recursive subroutine device_view(buffers, b, kind, mem, off, nx, ld, n)
+                type(c_ptr), value, intent(in) :: buffers
+                integer, intent(in) :: b, kind
+                type(c_ptr), intent(out) :: mem
+                integer(c_int), intent(out) :: off, nx, ld, n
+                integer(c_int) :: i
+                i = int(b, c_int)
+                select case (kind)
+                case (kind_vector)
+                        mem = fstarpu_vector_get_dev_handle(buffers, i)
+                        off = int(fstarpu_vector_get_offset(buffers, i) / 8, c_int)
+                        nx = fstarpu_vector_get_nx(buffers, i)
+                        ld = nx
+                        n = nx
+                case (kind_matrix)
+                        mem = fstarpu_matrix_get_dev_handle(buffers, i)
+                        off = int(fstarpu_matrix_get_offset(buffers, i) / 8, c_int)
+                        nx = fstarpu_matrix_get_nx(buffers, i)
+                        ld = fstarpu_matrix_get_ld(buffers, i)
+                        n = nx * fstarpu_matrix_get_ny(buffers, i)
+                case default
+                        mem = fstarpu_variable_get_dev_handle(buffers, i)
+                        off = int(fstarpu_variable_get_offset(buffers, i) / 8, c_int)
+                        nx = 1
+                        ld = 1
+                        n = 1
+                end select
+        end subroutine device_view
+
+        ! Sets kernel argument idx to the `size` bytes at `value`; the status or'ed in err.
+        recursive subroutine arg(kernel, idx, size, value, err)
+                type(c_ptr), value, intent(in) :: kernel, value
+                integer(c_int), intent(inout) :: idx, err
+                integer, intent(in) :: size
+                err = ior(err, cl_set_kernel_arg(kernel, idx, int(size, c_size_t), value))
+                idx = idx + 1
+        end subroutine arg
+
+        ! C's STARPU_OPENCL_REPORT_ERROR: the message, then the task fails.
+        recursive subroutine report_error(status)
+                integer(c_int), intent(in) :: status
+                call display_error("driver_opencl" // c_null_char, "driver.f90" // c_null_char, &
+                        0_c_int, c_null_ptr, status)
+                if (kernel_failed(status) == 0) error stop "an OpenCL error outside a kernel"
+        end subroutine report_error
+
+        ! Runs `apply` with op on buffer 0 (and 1 for axpy and copy) on the device.
+        recursive subroutine run_on_device(buffers, cl_args, op, nvalues, binary)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int), intent(in) :: op
+                integer, intent(in) :: nvalues
+                logical, intent(in) :: binary
+                integer(c_int64_t), target :: v(2)
+                integer(c_int), target :: iop, off0, nx0, ld0, n0, off1, nx1, ld1, n1
+                type(c_ptr), target :: mem0, mem1, kernel, queue
+                integer(c_size_t), target :: global
+                integer(c_int) :: id, err, idx, devid
+
+                id = kernel_begin(cl_args, nvalues, v)
+                if (id < 0) return
+                call device_view(buffers, 0, tasks(id)%kinds(1), mem0, off0, nx0, ld0, n0)
+                if (binary) then
+                        call device_view(buffers, 1, tasks(id)%kinds(2), mem1, off1, nx1, ld1, n1)
+                else
+                        mem1 = mem0
+                        off1 = off0
+                        nx1 = nx0
+                        ld1 = ld0
+                        n1 = n0
+                end if
+                devid = fstarpu_worker_get_devid(fstarpu_worker_get_id())
+                err = load_kernel(c_loc(kernel), c_loc(queue), c_loc(programs), "apply" // c_null_char, devid)
+                if (err /= 0) then
+                        call kernel_end(id)
+                        call report_error(err)
+                        return
+                end if
+                iop = op
+                idx = 0
+                call arg(kernel, idx, 4, c_loc(iop), err)
+                call arg(kernel, idx, 8, c_loc(mem0), err)
+                call arg(kernel, idx, 4, c_loc(off0), err)
+                call arg(kernel, idx, 4, c_loc(nx0), err)
+                call arg(kernel, idx, 4, c_loc(ld0), err)
+                call arg(kernel, idx, 8, c_loc(mem1), err)
+                call arg(kernel, idx, 4, c_loc(off1), err)
+                call arg(kernel, idx, 4, c_loc(nx1), err)
+                call arg(kernel, idx, 4, c_loc(ld1), err)
+                call arg(kernel, idx, 8, c_loc(v(1)), err)
+                call arg(kernel, idx, 8, c_loc(v(2)), err)
+                call arg(kernel, idx, 4, c_loc(n0), err)
+                global = int(n0, c_size_t)
+                if (err == 0) err = cl_enqueue_nd_range_kernel(queue, kernel, 1_c_int, c_null_ptr, &
+                        c_loc(global), c_null_ptr, 0_c_int, c_null_ptr, c_null_ptr)
+                if (err == 0) err = cl_finish(queue)
+                idx = release_kernel(kernel)
+                call kernel_end(id)
+                if (err /= 0) call report_error(err)
+        end subroutine run_on_device
+
+        recursive subroutine kcl_noop(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id
+                id = kernel_begin(cl_args, 0, v)
+                if (id >= 0) call kernel_end(id)
+        end subroutine kcl_noop
+
+        recursive subroutine kcl_set(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call run_on_device(buffers, cl_args, 0_c_int, 1, .false.)
+        end subroutine kcl_set
+
+        recursive subroutine kcl_add(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call run_on_device(buffers, cl_args, 1_c_int, 1, .false.)
+        end subroutine kcl_add
+
+        recursive subroutine kcl_scale(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call run_on_device(buffers, cl_args, 2_c_int, 1, .false.)
+        end subroutine kcl_scale
+
+        recursive subroutine kcl_affine(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call run_on_device(buffers, cl_args, 3_c_int, 2, .false.)
+        end subroutine kcl_affine
+
+        recursive subroutine kcl_axpy(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call run_on_device(buffers, cl_args, 4_c_int, 1, .true.)
+        end subroutine kcl_axpy
+
+        recursive subroutine kcl_copy(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                call run_on_device(buffers, cl_args, 5_c_int, 0, .true.)
+        end subroutine kcl_copy
+
+        ! A program that does not build: the kernel reports it and its task fails.
+        recursive subroutine kcl_fail(buffers, cl_args) bind(C)
+                type(c_ptr), value, intent(in) :: buffers, cl_args
+                type(c_ptr), target :: broken(8)
+                integer(c_int64_t) :: v(2)
+                integer(c_int) :: id, ret
+                id = kernel_begin(cl_args, 0, v)
+                if (id < 0) return
+                ret = load_from_string("__kernel void f( {" // c_null_char, c_loc(broken), c_null_ptr)
+                call kernel_end(id)
+                if (ret /= 0) call report_error(cl_build_program_failure)
+        end subroutine kcl_fail
+
+        ! The OpenCL implementation of kernel `name`; c_null_funptr if it has none.
+        function opencl_func(name) result(f)
+                character(len=*), intent(in) :: name
+                type(c_funptr) :: f
+                select case (trim(name))
+                case ("noop")
+                        f = c_funloc(kcl_noop)
+                case ("set")
+                        f = c_funloc(kcl_set)
+                case ("add")
+                        f = c_funloc(kcl_add)
+                case ("scale")
+                        f = c_funloc(kcl_scale)
+                case ("affine")
+                        f = c_funloc(kcl_affine)
+                case ("axpy")
+                        f = c_funloc(kcl_axpy)
+                case ("copy")
+                        f = c_funloc(kcl_copy)
+                case ("clfail")
+                        f = c_funloc(kcl_fail)
+                case default
+                        f = c_null_funptr
+                end select
+        end function opencl_func
+end module driver_opencl
 
 ! ------------------------------------------------------------------------------------
 ! Operations and the plan reader
@@ -652,6 +964,7 @@ program driver
         use driver_output
         use driver_state
         use driver_kernels
+        use driver_opencl
         implicit none
 
         integer, parameter :: max_tokens = 256, max_line = 8192
@@ -703,7 +1016,10 @@ program driver
                 if (ntok > 0) call run_operation(tokens(1:ntok))
         end do
         close(unit)
-        if (initialized) call fstarpu_shutdown()
+        if (initialized) then
+                call cl_unload()
+                call fstarpu_shutdown()
+        end if
 
 contains
         subroutine split(text, toks, n)
@@ -753,6 +1069,8 @@ contains
                 write(*, '(a)') "home none"         ! data ... home=none: home node -1
                 write(*, '(a)') "nbuffers variable" ! codelet C K *: fstarpu_codelet_set_variable_nbuffers
                 write(*, '(a)') "handle null"       ! MODE:null: C_NULL_PTR as the handle
+                write(*, '(a)') "device opencl"     ! init opencl=K: fstarpu_conf_set_nopencl
+                write(*, '(a)') "impl opencl"       ! codelet ... impl=opencl: fstarpu_codelet_add_opencl_func
         end subroutine print_capabilities
 
         subroutine run_operation(t)
@@ -762,6 +1080,7 @@ contains
                 case ("init")
                         call op_init(t)
                 case ("shutdown")
+                        call cl_unload()
                         call fstarpu_shutdown()
                         initialized = .false.
                         if (c_associated(conf)) call fstarpu_conf_free(conf)
@@ -996,16 +1315,24 @@ contains
         subroutine op_init(t)
                 character(len=*), intent(in) :: t(:)
                 character(len=:), allocatable :: v
-                integer(c_int) :: ret
+                integer(c_int) :: ret, nopencl
                 integer :: i
                 if (c_associated(conf)) call fstarpu_conf_free(conf)
                 conf = fstarpu_conf_allocate()
                 ! Accelerators would change where tasks run; the suite is about semantics.
                 call fstarpu_conf_set_ncuda(conf, 0)
                 call fstarpu_conf_set_nopencl(conf, 0)
+                nopencl = 0
                 do i = 2, size(t)
                         if (has_option(t(i), "ncpus", v)) then
                                 call fstarpu_conf_set_ncpu(conf, int(parse_long(v), c_int))
+                        else if (has_option(t(i), "opencl", v)) then
+                                ! PoCL also needs STARPU_OPENCL_ON_CPUS=1
+                                nopencl = int(parse_long(v), c_int)
+                                call fstarpu_conf_set_nopencl(conf, nopencl)
+                        else if (has_option(t(i), "limit_opencl_mem", v)) then
+                                ! MiB, read by starpu_init
+                                call set_env("STARPU_LIMIT_OPENCL_MEM", v)
                         else if (has_option(t(i), "sched", v)) then
                                 call check_name(v)
                                 call fstarpu_conf_set_sched_policy_name(conf, v // c_null_char)
@@ -1016,6 +1343,14 @@ contains
                 ret = fstarpu_init(conf)
                 call report_ret("init", "", ret)
                 if (ret == 0) initialized = .true.
+                if (ret == 0 .and. fstarpu_opencl_worker_get_count() < nopencl) then
+                        write(error_unit, '(a)') itoa(int(nopencl, c_int64_t)) // &
+                                " OpenCL worker(s) asked for: no OpenCL device " // &
+                                "(PoCL needs STARPU_OPENCL_ON_CPUS=1)"
+                        call fstarpu_shutdown()
+                        stop 77
+                end if
+                if (ret == 0) call cl_load()
         end subroutine op_init
 
         ! ---- data
@@ -1409,7 +1744,8 @@ contains
         subroutine op_codelet(t)
                 character(len=*), intent(in) :: t(:)
                 type(codelet_rec), pointer :: c
-                integer :: k, i
+                character(len=:), allocatable :: v, impl
+                integer :: k, i, last
                 if (size(t) < 3) call die("codelet: expected a name and a kernel")
                 call check_name(t(2))
                 if (ncodelets == max_codelets) call die("too many codelets")
@@ -1420,18 +1756,30 @@ contains
                 c%name = t(2)
                 c%kernel = k
                 c%cl = fstarpu_codelet_allocate()
-                call fstarpu_codelet_add_cpu_func(c%cl, kernel_func(k))
+                ! impl=cpu (the default), impl=opencl, impl=cpu+opencl: the implementations.
+                impl = "cpu"
+                last = size(t)
+                if (last > 3 .and. has_option(t(last), "impl", v)) then
+                        impl = v
+                        last = last - 1
+                end if
+                if (index(impl, "cpu") > 0) call fstarpu_codelet_add_cpu_func(c%cl, kernel_func(k))
+                if (index(impl, "opencl") > 0) then
+                        if (.not. c_associated(opencl_func(kernel_names(k)))) call die("kernel '" // &
+                                trim(kernel_names(k)) // "' has no OpenCL implementation")
+                        call fstarpu_codelet_add_opencl_func(c%cl, opencl_func(kernel_names(k)))
+                end if
                 call fstarpu_codelet_set_name(c%cl, trim(c%name) // c_null_char)
                 if (k == k_spmd_index) then
                         call fstarpu_codelet_set_type(c%cl, FSTARPU_SPMD)
                         call fstarpu_codelet_set_max_parallelism(c%cl, huge(0_c_int))
                 end if
-                if (size(t) == 4 .and. t(size(t)) == "*") then
+                if (last == 4 .and. t(last) == "*") then
                         c%variable = .true.
                         call fstarpu_codelet_set_variable_nbuffers(c%cl)
                 else
-                        if (size(t) - 3 > max_bufs) call die("codelet: too many buffers")
-                        do i = 4, size(t)
+                        if (last - 3 > max_bufs) call die("codelet: too many buffers")
+                        do i = 4, last
                                 call fstarpu_codelet_add_buffer(c%cl, parse_mode(t(i)))
                         end do
                 end if

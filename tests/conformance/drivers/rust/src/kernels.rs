@@ -20,6 +20,7 @@ pub const KERNELS: &[&str] = &[
     "gate",
     "worker",
     "spmd",
+    "clfail",
 ];
 
 /// What a task's kernel needs besides its `value=` arguments (arguments 1...).
@@ -177,6 +178,8 @@ fn body(kind: &str, call: &KernelCall, info: &TaskInfo) -> KernelResult {
             Ok(())
         }
         "spmd" => spmd(call),
+        // On the CPU it does nothing; its OpenCL implementation fails (opencl.rs).
+        "clfail" => Ok(()),
         other => Err(format!("unknown kernel {other}").into()),
     }
 }

@@ -5,6 +5,7 @@
 
 mod events;
 mod kernels;
+mod opencl;
 
 use events::EVENTS;
 use kernels::TaskInfo;
@@ -470,19 +471,36 @@ impl Driver {
 
     fn init(&mut self, args: &[&str]) -> Step {
         let mut config = Config::default();
+        let (mut nopencl, mut limit) = (0, None);
         for a in args {
             if let Some(n) = option(a, "ncpus") {
                 config.ncpus = Some(num(n)?);
             } else if let Some(s) = option(a, "sched") {
                 config.sched_policy = Some(s.to_string());
+            } else if let Some(n) = option(a, "opencl") {
+                nopencl = num(n)?; // PoCL also needs STARPU_OPENCL_ON_CPUS=1
+            } else if let Some(m) = option(a, "limit_opencl_mem") {
+                limit = Some(num::<usize>(m)? << 20);
             } else {
                 return Err(bad(format!("unknown init option {a}")));
             }
         }
         config.ncuda = Some(0);
-        config.nopencl = Some(0);
-        let r = config.apply_env().and_then(|()| starpu_core::init(config));
+        let r = config.apply_env().and_then(|()| {
+            config.nopencl = Some(nopencl);
+            config.memory_limits.opencl = limit.or(config.memory_limits.opencl);
+            starpu_core::init(config)
+        });
         match r {
+            Ok(rt) if rt.devices().nopencl() < nopencl => {
+                eprintln!(
+                    "{nopencl} OpenCL worker(s) asked for, {} found: no OpenCL device (PoCL \
+                     needs STARPU_OPENCL_ON_CPUS=1)",
+                    rt.devices().nopencl()
+                );
+                let _ = starpu_core::shutdown();
+                std::process::exit(77);
+            }
             Ok(rt) => self.rt = Some(rt),
             Err(e) => self.report("init", None, Err(e)),
         }
@@ -760,16 +778,31 @@ impl Driver {
         if !kernels::KERNELS.contains(&kernel.as_str()) {
             return Err(bad(format!("unknown kernel {kernel}")));
         }
-        let k = kernel.clone();
-        let mut cl = Codelet::new(args[0]).cpu(move |call| kernels::run(&k, call));
+        // impl=cpu (the default), impl=opencl, impl=cpu+opencl: the implementations.
+        let (impls, modes) = match args.last().and_then(|a| option(a, "impl")) {
+            Some(i) => (i, &args[2..args.len() - 1]),
+            None => ("cpu", &args[2..]),
+        };
+        let mut cl = Codelet::new(args[0]);
+        if impls.contains("cpu") {
+            let k = kernel.clone();
+            cl = cl.cpu(move |call| kernels::run(&k, call));
+        }
+        if impls.contains("opencl") {
+            if !opencl::KERNELS.contains(&kernel.as_str()) {
+                return Err(bad(format!("kernel {kernel} has no OpenCL implementation")));
+            }
+            let k = kernel.clone();
+            cl = cl.opencl(move |call| opencl::run(&k, call));
+        }
         if kernel == "spmd" {
             cl = cl.parallel(starpu_core::CodeletType::Spmd, i32::MAX);
         }
-        cl = if args[2..] == ["*"] {
+        cl = if modes == ["*"] {
             cl.variable_buffers()
         } else {
             cl.modes(
-                args[2..]
+                modes
                     .iter()
                     .map(|m| mode_of(m))
                     .collect::<Result<Vec<_>, _>>()?,
@@ -945,6 +978,8 @@ fn capabilities() {
     println!("home none");
     println!("handle null");
     println!("nbuffers variable");
+    println!("device opencl");
+    println!("impl opencl");
 }
 
 fn main() {

@@ -1,0 +1,293 @@
+//! OpenCL workers on a real device (PoCL in CI, with `opencl_on_cpus`, as StarPU needs
+//! `STARPU_OPENCL_ON_CPUS=1`). Without an OpenCL device the tests say so and pass.
+
+mod common;
+
+use starpu_core::drivers::opencl::Program;
+use starpu_core::{AccessMode, Codelet, Config, Runtime};
+use std::sync::{Arc, OnceLock};
+
+const SCALE: &str = "__kernel void scale(__global float *v, unsigned first, unsigned n, float k) {
+    const size_t i = get_global_id(0);
+    if (i < n) v[first + i] *= k;
+}";
+
+/// The program, built once for the whole test binary (a PoCL build takes ~0.5 s).
+fn program() -> Arc<Program> {
+    static P: OnceLock<Arc<Program>> = OnceLock::new();
+    P.get_or_init(|| Arc::new(Program::from_source(SCALE)))
+        .clone()
+}
+
+/// A runtime with `ncpus` CPU workers and the OpenCL devices, or `None` (with a reason
+/// printed) when there is no OpenCL device.
+fn runtime(ncpus: usize, sched: Option<&str>) -> Option<Arc<Runtime>> {
+    let rt = common::start(Config {
+        ncpus: Some(ncpus),
+        opencl_on_cpus: true,
+        sched_policy: sched.map(Into::into),
+        ..Config::default()
+    });
+    if rt.devices().nopencl() == 0 {
+        eprintln!("skipped: no OpenCL device (install pocl-opencl-icd)");
+        rt.shutdown();
+        return None;
+    }
+    Some(rt)
+}
+
+fn opencl_scale() -> Codelet {
+    let program = program();
+    Codelet::new("scale_cl")
+        .modes([AccessMode::RW])
+        .opencl(move |call| {
+            let k = *call.arg::<f32>(0)?;
+            let cl = call.opencl()?;
+            let v = cl.buffer_of::<f32>(0)?;
+            let mut kernel = cl.kernel(&program, "scale")?;
+            kernel
+                .arg_buffer(&v)?
+                .arg(v.first() as u32)?
+                .arg(v.len() as u32)?
+                .arg(k)?;
+            kernel.launch(&[v.len()], None)?;
+            Ok(())
+        })
+}
+
+#[test]
+fn an_opencl_only_codelet_runs_on_the_device_and_the_result_comes_home() {
+    let Some(rt) = runtime(1, None) else { return };
+    let cl = Arc::new(opencl_scale());
+    let v = rt.register_vector(vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    rt.task(&cl)
+        .buffer(&v, AccessMode::RW)
+        .arg(3.0f32)
+        .submit()
+        .unwrap();
+    rt.wait_for_all().unwrap();
+    assert!(v.is_valid_on(1), "the device holds the value");
+    assert!(
+        !v.is_valid_on(0),
+        "main RAM's copy is stale after the write"
+    );
+    assert_eq!(
+        rt.unregister_take::<Vec<f32>>(&v).unwrap(),
+        vec![3.0, 6.0, 9.0, 12.0]
+    );
+    rt.shutdown();
+}
+
+#[test]
+fn cpu_and_opencl_tasks_alternate_on_one_vector() {
+    let Some(rt) = runtime(1, Some("eager")) else {
+        return;
+    };
+    let on_cl = Arc::new(opencl_scale());
+    let on_cpu = Arc::new(Codelet::new("add_cpu").modes([AccessMode::RW]).cpu(|call| {
+        call.vector_mut::<f32>(0)?
+            .iter_mut()
+            .for_each(|x| *x += 1.0);
+        Ok(())
+    }));
+    let v = rt.register_vector(vec![1.0f32; 1000]).unwrap();
+    for _ in 0..5 {
+        rt.task(&on_cl)
+            .buffer(&v, AccessMode::RW)
+            .arg(2.0f32)
+            .submit()
+            .unwrap();
+        rt.task(&on_cpu)
+            .buffer(&v, AccessMode::RW)
+            .submit()
+            .unwrap();
+    }
+    let mut expect = 1.0f32;
+    for _ in 0..5 {
+        expect = expect * 2.0 + 1.0;
+    }
+    let out = rt.unregister_take::<Vec<f32>>(&v).unwrap();
+    assert!(out.iter().all(|&x| x == expect), "{} != {expect}", out[0]);
+    rt.shutdown();
+}
+
+/// A codelet with a CPU and an OpenCL implementation that count where they ran.
+fn counting(cpu: Arc<AtomicUsize>, ocl: Arc<AtomicUsize>) -> Codelet {
+    Codelet::new("where")
+        .modes([AccessMode::R])
+        .cpu(move |_| {
+            cpu.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        })
+        .opencl(move |call| {
+            call.opencl()?.buffer_of::<f32>(0)?;
+            ocl.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        })
+}
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[test]
+fn where_workers_and_can_execute_choose_the_kind() {
+    let Some(rt) = runtime(1, Some("eager")) else {
+        return;
+    };
+    let (cpu, ocl) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let both = Arc::new(counting(cpu.clone(), ocl.clone()));
+    let v = rt.register_vector(vec![1.0f32; 16]).unwrap();
+    let ocl_worker = rt.worker_ids(Some(starpu_core::worker::WorkerKind::OpenCl))[0];
+    let opencl_only = starpu_core::task::where_mask::OPENCL;
+    for _ in 0..3 {
+        rt.task(&both)
+            .buffer(&v, AccessMode::R)
+            .where_mask(opencl_only)
+            .submit()
+            .unwrap();
+        rt.task(&both)
+            .buffer(&v, AccessMode::R)
+            .worker(ocl_worker)
+            .submit()
+            .unwrap();
+    }
+    rt.wait_for_all().unwrap();
+    assert_eq!(
+        (cpu.load(Ordering::SeqCst), ocl.load(Ordering::SeqCst)),
+        (0, 6)
+    );
+    let cpu_only =
+        Arc::new(counting(cpu.clone(), ocl.clone()).can_execute(move |w, _, _| w != ocl_worker));
+    for _ in 0..4 {
+        rt.task(&cpu_only)
+            .buffer(&v, AccessMode::R)
+            .submit()
+            .unwrap();
+    }
+    rt.wait_for_all().unwrap();
+    assert_eq!(
+        (cpu.load(Ordering::SeqCst), ocl.load(Ordering::SeqCst)),
+        (4, 6)
+    );
+    // A codelet with only a CPU implementation never goes to the OpenCL worker.
+    let cpu_count = cpu.clone();
+    let plain = Arc::new(Codelet::new("cpu").modes([AccessMode::R]).cpu(move |_| {
+        cpu_count.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }));
+    assert!(rt
+        .task(&plain)
+        .buffer(&v, AccessMode::R)
+        .worker(ocl_worker)
+        .submit()
+        .is_err());
+    rt.unregister(&v, true).unwrap();
+    rt.shutdown();
+}
+
+#[test]
+fn the_bus_model_is_measured_saved_and_predicts_transfers() {
+    let Some(rt) = runtime(1, None) else { return };
+    let mem = rt.memory().clone();
+    let bus = mem.bus().expect("measured at start");
+    assert!(bus.bandwidth(0, 1) > 0.0 && bus.bandwidth(1, 0) > 0.0);
+    assert!(bus.latency(0, 1) > 0.0);
+    let base = starpu_core::perfmodel::settings::sampling_base().join("bus");
+    let host = starpu_core::perfmodel::settings::hostname();
+    for kind in ["bandwidth", "latency", "config"] {
+        assert!(
+            base.join(format!("{host}.{kind}")).is_file(),
+            "no {kind} file"
+        );
+    }
+    let v = rt.register_vector(vec![0.0f32; 1 << 20]).unwrap();
+    let to_device = starpu_core::perfmodel::bus::data_transfer_time(&v, 1);
+    assert!(
+        to_device > bus.latency(0, 1),
+        "{to_device} us to move 4 MiB"
+    );
+    assert_eq!(starpu_core::perfmodel::bus::data_transfer_time(&v, 0), 0.0);
+    rt.prefetch(&v, 1, starpu_core::memory::Level::Fetch, 0, false)
+        .unwrap();
+    assert!(v.is_valid_on(1) && v.is_valid_on(0));
+    assert_eq!(starpu_core::perfmodel::bus::data_transfer_time(&v, 1), 0.0);
+    rt.unregister(&v, true).unwrap();
+    rt.shutdown();
+}
+
+/// dmda counts the transfer, dm does not: with the data in main RAM and a kernel much
+/// faster on the device than the transfer is long, dm sends the task to the device and
+/// dmda keeps it on the CPU.
+#[test]
+fn dmda_weighs_the_transfer_and_dm_does_not() {
+    for (policy, expect_cpu) in [("dm", 0), ("dmda", 1)] {
+        let Some(rt) = runtime(1, Some(policy)) else {
+            return;
+        };
+        let v = rt.register_vector(vec![0.0f32; 1 << 21]).unwrap();
+        let transfer = starpu_core::perfmodel::bus::data_transfer_time(&v, 1);
+        // On the CPU: half the transfer; on the device: a tenth of that.
+        let cpu_len = transfer / 2.0;
+        let (cpu, ocl) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let mut cl = counting(cpu.clone(), ocl.clone());
+        cl.model = Some(starpu_core::perfmodel::PerfModel::per_arch(
+            move |_, arch, _| match arch.devices[0].kind {
+                starpu_core::worker::WorkerKind::Cpu => cpu_len,
+                _ => cpu_len / 10.0,
+            },
+        ));
+        rt.task(&Arc::new(cl))
+            .buffer(&v, AccessMode::R)
+            .submit()
+            .unwrap();
+        rt.wait_for_all().unwrap();
+        assert_eq!(
+            (cpu.load(Ordering::SeqCst), ocl.load(Ordering::SeqCst)),
+            (expect_cpu, 1 - expect_cpu),
+            "{policy} with a {transfer:.0} us transfer"
+        );
+        rt.unregister(&v, true).unwrap();
+        rt.shutdown();
+    }
+}
+
+/// The transfers between main RAM and the device reach the trace (when recording) and the
+/// bus statistics: the vector goes to the device for the task and comes back to be read.
+#[test]
+fn transfers_reach_the_trace_and_the_bus_statistics() {
+    use starpu_core::data::AcquireNode;
+    use starpu_core::trace::model::Model;
+    let rt = common::start(Config {
+        ncpus: Some(1),
+        opencl_on_cpus: true,
+        trace: true,
+        ..Config::default()
+    });
+    if rt.devices().nopencl() == 0 {
+        eprintln!("skipped: no OpenCL device (install pocl-opencl-icd)");
+        rt.shutdown();
+        return;
+    }
+    let cl = Arc::new(opencl_scale());
+    let v = rt.register_vector(vec![1.0f32; 256]).unwrap();
+    rt.task(&cl)
+        .buffer(&v, AccessMode::RW)
+        .arg(2.0f32)
+        .submit()
+        .unwrap();
+    rt.acquire(&v, AcquireNode::Node(0), AccessMode::R).unwrap();
+    rt.release(&v).unwrap();
+    let m = Model::of(&rt.trace_snapshot());
+    let routes: Vec<(u32, u32, u64)> = m
+        .transfers
+        .iter()
+        .map(|t| (t.src, t.dst, t.bytes))
+        .collect();
+    assert_eq!(routes, vec![(0, 1, 1024), (1, 0, 1024)], "{routes:?}");
+    let text = rt.bus_stats_text();
+    assert!(text.contains("Data transfer stats:"), "{text}");
+    assert_eq!(
+        rt.unregister_take::<Vec<f32>>(&v).unwrap(),
+        vec![2.0f32; 256]
+    );
+    rt.shutdown();
+}
