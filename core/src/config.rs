@@ -4,6 +4,7 @@
 //! `apply_env` lays the environment over it the way StarPU does: environment variables win
 //! unless `precedence_over_environment_variables` is set.
 
+pub use crate::env::{env_float, env_int, env_var, parse_int};
 use crate::error::{Error, Result};
 use std::path::PathBuf;
 
@@ -150,44 +151,6 @@ impl Default for Config {
             trace_output: Default::default(),
             memory_stats: false,
         }
-    }
-}
-
-/// Reads an environment variable, treating an empty value as unset.
-pub fn env_var(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
-/// Reads an integer environment variable; a malformed value is an error naming the variable.
-pub fn env_int(name: &str) -> Result<Option<i64>> {
-    parse_int(name, env_var(name))
-}
-
-/// The integer `value` of variable `name` (`None`: unset); a malformed value is an error
-/// naming the variable.
-pub fn parse_int(name: &str, value: Option<String>) -> Result<Option<i64>> {
-    match value {
-        None => Ok(None),
-        Some(v) => v
-            .trim()
-            .parse::<i64>()
-            .map(Some)
-            .map_err(|_| Error::invalid(format!("{name}={v:?} is not an integer"))),
-    }
-}
-
-/// Reads a floating-point environment variable; a malformed value is an error naming the
-/// variable.
-pub fn env_float(name: &str) -> Result<Option<f64>> {
-    match env_var(name) {
-        None => Ok(None),
-        Some(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .map(Some)
-            .ok_or_else(|| Error::invalid(format!("{name}={v:?} is not a number"))),
     }
 }
 

@@ -10,16 +10,9 @@
 use crate::task::Task;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
-use std::time::Instant;
+use std::sync::{Mutex, MutexGuard};
 
-/// Nanoseconds since the process's epoch (the first call), on a monotonic clock; never 0,
-/// so that 0 can mean "not recorded".
-pub fn now_ns() -> u64 {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    let epoch = *EPOCH.get_or_init(Instant::now);
-    epoch.elapsed().as_nanos() as u64 + 1
-}
+pub use crate::clock::now_ns;
 
 /// When a task was submitted, started and ended (0: not yet), and where it ran.
 #[derive(Default)]

@@ -262,7 +262,9 @@ fn run_inline(
     let call = KernelCall::new(&buffers, &task, spec, worker, 0)
         .on_device(node != crate::memory::MAIN_RAM);
     let what = format!("the reduction codelet {}", cl.display_name());
-    let r = worker::as_callback(&what, Some(&task), || kernel(&call));
+    let r = worker::as_callback(&what, Some(task.clone() as worker::CurrentTask), || {
+        kernel(&call)
+    });
     for (h, mode) in accesses {
         h.end_access(worker, node, *mode);
     }

@@ -3,7 +3,7 @@
 //! workers, from hwloc; without hwloc, or with workers that are not bound to cores,
 //! contiguous groups of 2, 4, 8... workers (and all of them).
 
-use crate::config::env_int;
+use crate::env::env_int;
 use crate::error::{Error, Result};
 use crate::topology::Topology;
 use crate::worker::Worker;

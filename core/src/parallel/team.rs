@@ -64,7 +64,11 @@ impl Team {
             .in_team(self.size, rank, self.spmd);
         let f = &self.codelet.cpu_funcs[self.nimpl];
         with_team((self.size, rank, self.id), || {
-            worker::as_callback("the kernel", Some(&self.task), || f(&call))
+            worker::as_callback(
+                "the kernel",
+                Some(self.task.clone() as worker::CurrentTask),
+                || f(&call),
+            )
         })
     }
 

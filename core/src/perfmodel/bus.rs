@@ -201,7 +201,7 @@ pub fn calibrate(mem: &Memory, ncpus: usize) {
     if !mem.has_devices() || mem.bus().is_some() {
         return;
     }
-    let again = crate::config::env_int("STARPU_BUS_CALIBRATE")
+    let again = crate::env::env_int("STARPU_BUS_CALIBRATE")
         .ok()
         .flatten()
         .is_some_and(|v| v > 0);

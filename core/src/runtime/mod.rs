@@ -13,6 +13,7 @@ mod submit;
 mod wait;
 mod watchdog;
 mod watermark;
+mod worker_thread;
 
 pub use ctx_wait::CloseCallback;
 pub use global::{global, init, init_count, is_initialized, shutdown, with_global};
@@ -20,6 +21,7 @@ pub use submit::ReadyList;
 
 use crate::config::{Binding, Config};
 use crate::error::{Error, Result};
+use crate::sched::queue::FifoQueue;
 use crate::sched::{self, Policy};
 use crate::task::bell::Bell;
 use crate::task::tags::Tags;
@@ -49,6 +51,8 @@ pub const MAX_WORKERS: usize = 64;
 pub struct Runtime {
     pub config: Config,
     pub(crate) workers: Box<[Worker]>,
+    /// Per worker, the tasks that must run on it (`execute_on_a_specific_worker`).
+    pub(crate) pinned: Box<[CachePadded<FifoQueue>]>,
     pub(crate) policy: Box<dyn Policy>,
     pub(crate) topology: Topology,
     /// Counters every task touches from both sides (submitting thread and workers) sit on
@@ -221,9 +225,11 @@ impl Runtime {
             (config.trace || config.trace_output.generate) && crate::trace::autostart(),
             crate::trace::worker_infos(&workers),
         );
+        let pinned = (0..nworkers).map(|_| CachePadded::default()).collect();
         let rt = Arc::new(Runtime {
             config,
             workers,
+            pinned,
             policy,
             topology,
             nsleeping: CachePadded::new(AtomicUsize::new(0)),
@@ -265,7 +271,7 @@ impl Runtime {
         rt.memory
             .observe(Box::new(move |src, dst, bytes, handle, micros| {
                 if let Some(rt) = traced.upgrade() {
-                    let end = crate::profiling::now_ns();
+                    let end = crate::clock::now_ns();
                     let start = end.saturating_sub((micros * 1e3) as u64);
                     rt.trace.transfer(src, dst, bytes, handle, start, end);
                 }
@@ -278,7 +284,7 @@ impl Runtime {
                     worker::WorkerKind::Cpu => format!("starpu-cpu-{id}"),
                     _ => format!("starpu-opencl-{}", rt.workers[id].devid),
                 })
-                .spawn(move || worker::run(worker_rt, id));
+                .spawn(move || worker_thread::run(worker_rt, id));
             match spawned {
                 Ok(handle) => {
                     let _ = rt.workers[id].thread.set(handle.thread().clone());
@@ -473,7 +479,7 @@ impl Runtime {
     pub fn nready(&self) -> usize {
         self.policy.ntasks()
             + self.contexts_ntasks()
-            + self.workers.iter().map(|w| w.pinned.len()).sum::<usize>()
+            + self.pinned.iter().map(|q| q.len()).sum::<usize>()
     }
 
     pub fn default_sequential_consistency(&self) -> bool {
@@ -548,9 +554,9 @@ impl Runtime {
     }
 
     fn pop_unpaused(&self, w: usize) -> Option<crate::task::TaskRef> {
-        let me = &self.workers[w];
-        if !me.pinned.is_empty() {
-            if let Some(t) = me.pinned.pop_front(&|_| true) {
+        let pinned = &self.pinned[w];
+        if !pinned.is_empty() {
+            if let Some(t) = pinned.pop_front(&|_| true) {
                 return Some(t);
             }
         }
@@ -582,7 +588,7 @@ impl Runtime {
         self.parallel.has_part(w)
             || !self.is_paused()
                 && self.knobs.enabled(w)
-                && (!self.workers[w].pinned.is_empty()
+                && (!self.pinned[w].is_empty()
                     || if self.contexts.is_active() {
                         self.contexts_have_work(w)
                     } else {

@@ -343,7 +343,7 @@ impl Runtime {
         }
         match spec.worker {
             Some(w) => {
-                self.workers[w].pinned.push(t);
+                self.pinned[w].push(t);
                 self.wake(Some(w));
                 None
             }

@@ -16,7 +16,7 @@
 
 use super::queue::Ranked;
 use super::{Policy, SchedView};
-use crate::config::env_int;
+use crate::env::env_int;
 use crate::error::Result;
 use crate::task::{Task, TaskRef};
 use std::collections::{BinaryHeap, HashMap, VecDeque};

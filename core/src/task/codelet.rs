@@ -8,12 +8,7 @@ use crate::perfmodel::PerfModel;
 use std::sync::Arc;
 
 /// `starpu_codelet::where` bits (StarPU's values).
-pub mod where_mask {
-    pub const NOWHERE: u32 = 1 << 0;
-    pub const CPU: u32 = 1 << 1;
-    pub const CUDA: u32 = 1 << 3;
-    pub const OPENCL: u32 = 1 << 6;
-}
+pub use crate::worker::where_mask;
 
 /// A kernel failure (an exception in a Python or Java codelet, an error a Rust kernel
 /// returns): fails the task, not the runtime. A face passes the exception object itself as

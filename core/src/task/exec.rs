@@ -14,7 +14,10 @@ use smallvec::SmallVec;
 use std::ffi::c_void;
 use std::sync::atomic::Ordering;
 
-pub use worker::current_task;
+/// The task whose kernel is running on the calling thread (`starpu_task_get_current`).
+pub fn current_task() -> Option<TaskRef> {
+    worker::current_task_any()?.downcast::<Task>().ok()
+}
 
 /// Records `e` as `task`'s failure, says so once, and counts it for `wait_for_all`.
 pub(crate) fn fail(rt: &Runtime, task: &Task, e: Error) {
@@ -46,7 +49,7 @@ pub(crate) fn guarded<R>(
 /// `guarded`, with `task` as the current task meanwhile (`starpu_task_get_current`), as
 /// StarPU does for prologue callbacks.
 pub(crate) fn guarded_current(rt: &Runtime, task: &TaskRef, what: &str, f: impl FnOnce()) {
-    if let Err(e) = worker::as_callback(what, Some(task), f) {
+    if let Err(e) = worker::as_callback(what, Some(task.clone() as worker::CurrentTask), f) {
         fail(rt, task, e);
     }
 }
@@ -151,15 +154,19 @@ fn run_kernel(
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl)
                 .on_device(node != crate::memory::MAIN_RAM);
             let run = || match &team {
-                None => worker::as_callback("the kernel", Some(task), || {
-                    let r = (cl.funcs(kind)[nimpl])(&call);
-                    // Kernels an OpenCL implementation queued (asynchronously or not) are
-                    // part of the task.
-                    match rt.finish_device_kernels(worker_id) {
-                        Err(e) if r.is_ok() => Err(e.into()),
-                        _ => r,
-                    }
-                }),
+                None => worker::as_callback(
+                    "the kernel",
+                    Some(task.clone() as worker::CurrentTask),
+                    || {
+                        let r = (cl.funcs(kind)[nimpl])(&call);
+                        // Kernels an OpenCL implementation queued (asynchronously or not) are
+                        // part of the task.
+                        match rt.finish_device_kernels(worker_id) {
+                            Err(e) if r.is_ok() => Err(e.into()),
+                            _ => r,
+                        }
+                    },
+                ),
                 Some(c) => crate::parallel::run_team(rt, c, worker_id, task, cl, &buffers, nimpl),
             };
             // Only tasks with a model are timed: the others do not pay for the clock.

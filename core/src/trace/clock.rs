@@ -1,11 +1,11 @@
 //! The recorder's clock. Events are stamped with the processor's time-stamp counter where
 //! it is reliable (x86-64 with Linux's `tsc` clock source): reading it costs a fraction of
 //! `clock_gettime`, which the task path would otherwise pay four or five times per task.
-//! Ticks become nanoseconds of the runtime's clock (`profiling::now_ns`) when the trace is
+//! Ticks become nanoseconds of the runtime's clock (`clock::now_ns`) when the trace is
 //! read, by the ratio measured between the recorder's start and that moment, so long
 //! runs convert exactly. Elsewhere events are stamped in nanoseconds directly.
 
-use crate::profiling::now_ns;
+use crate::clock::now_ns;
 
 /// A recorder's time base.
 #[derive(Debug, Clone, Copy)]

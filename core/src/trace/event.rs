@@ -12,7 +12,7 @@ use crate::data::AccessMode;
 /// whose meaning depends on `code` (see [`What::decode`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RawEvent {
-    /// Nanoseconds on the runtime's clock (`profiling::now_ns`).
+    /// Nanoseconds on the runtime's clock (`clock::now_ns`).
     pub time: u64,
     pub task: u64,
     pub a: u64,

@@ -174,7 +174,7 @@ impl Recorder {
 
     /// A transfer of `bytes` of `handle` (its address, 0 if none) from memory node `src`
     /// to `dst`, from `start_ns` to `end_ns` (the runtime's clock,
-    /// [`crate::profiling::now_ns`]). For the memory-node drivers: call it once each
+    /// [`crate::clock::now_ns`]). For the memory-node drivers: call it once each
     /// copy is over.
     pub fn transfer(
         &self,

@@ -252,7 +252,7 @@ impl Recorder {
     }
 
     /// Records `what` at `ns`, nanoseconds on the runtime's clock
-    /// ([`crate::profiling::now_ns`]), for times measured elsewhere.
+    /// ([`crate::clock::now_ns`]), for times measured elsewhere.
     pub(crate) fn record_at_ns(&self, ns: u64, what: What) {
         let mut e = what.encode();
         e.time = ns;

@@ -115,7 +115,7 @@ impl Runtime {
         }
         if self.config.bus_stats {
             let summary = self.bus_stats_text();
-            match crate::config::env_var("STARPU_BUS_STATS_FILE") {
+            match crate::env::env_var("STARPU_BUS_STATS_FILE") {
                 Some(f) => {
                     if let Err(e) = std::fs::write(&f, summary) {
                         self.warn(&format!("STARPU_BUS_STATS_FILE={f}: {e}"));

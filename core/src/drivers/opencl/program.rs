@@ -20,7 +20,7 @@ pub type Programs = Vec<usize>;
 pub fn locate_source(name: &str) -> Option<(PathBuf, String)> {
     let readable = |p: &Path| std::fs::File::open(p).is_ok();
     let mut candidates = vec![PathBuf::from(name)];
-    if let Some(dir) = crate::config::env_var("STARPU_OPENCL_PROGRAM_DIR") {
+    if let Some(dir) = crate::env::env_var("STARPU_OPENCL_PROGRAM_DIR") {
         candidates.push(Path::new(&dir).join(name));
     }
     let file = candidates.into_iter().find(|p| readable(p))?;

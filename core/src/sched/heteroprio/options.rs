@@ -9,7 +9,7 @@ pub type Vars<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The process environment.
 pub fn env(name: &str) -> Option<String> {
-    crate::config::env_var(name)
+    crate::env::env_var(name)
 }
 
 use super::auto::OrderingPolicy;
@@ -91,7 +91,7 @@ pub struct Options {
 }
 
 fn int(vars: Vars, name: &str) -> Result<Option<i64>> {
-    crate::config::parse_int(name, vars(name).filter(|v| !v.trim().is_empty()))
+    crate::env::parse_int(name, vars(name).filter(|v| !v.trim().is_empty()))
 }
 
 fn number(vars: Vars, name: &str, default: i64) -> Result<i64> {

@@ -46,7 +46,7 @@
 //! every task without a model on worker 0.
 
 use super::predict::{self, Mct, Route};
-use crate::config::{env_float, env_int};
+use crate::env::{env_float, env_int};
 use crate::error::{Error, Result};
 use crate::sched::expected::WorkerQueue;
 use crate::sched::{Policy, SchedView};
