@@ -71,7 +71,7 @@ fn granted(
     h: &starpu_core::DataHandle,
     mode: AccessMode,
     sequential: bool,
-) -> starpu_core::data::Acquisition {
+) -> starpu_core::runtime::Acquisition {
     let (tx, rx) = mpsc::channel();
     let node = AcquireNode::Node(MAIN_RAM);
     let a = rt

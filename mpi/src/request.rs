@@ -3,7 +3,7 @@
 //! is released, then the callback of a detached request runs).
 
 use crate::comm::CommInfo;
-use starpu_core::data::Acquisition;
+use starpu_core::runtime::Acquisition;
 use starpu_core::{DataHandle, Error, Result, Runtime};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

@@ -2,8 +2,6 @@
 //! acquisition by the application, partitioning.
 
 mod access;
-mod acquire;
-mod acquisition;
 mod coherency;
 pub mod commute;
 pub mod element;
@@ -12,21 +10,19 @@ mod handle;
 pub mod hash;
 mod implicit;
 pub mod interfaces;
-mod lifecycle;
 mod modes;
 mod pack;
-mod partition;
+pub(crate) mod partition;
 mod prefetch;
 pub mod redux;
 mod register;
 pub mod registry;
 mod scratch;
-mod view;
 
 pub use access::AccessMode;
-pub use acquisition::Acquisition;
 pub use commute::Arbiter;
 pub use element::{ElemKind, Element};
+pub(crate) use handle::hstate;
 pub use handle::{DataHandle, Origin};
 pub use pack::Run;
 pub(crate) use partition::before_submit;
@@ -34,7 +30,6 @@ pub use partition::{sub_data, Filter, SwitchOptions};
 pub use prefetch::NodeStatus;
 pub use redux::ReductionMethods;
 pub use register::{Buffer, Coo, Csr};
-pub use view::Acquired;
 
 /// Where an acquisition wants the data (`starpu_data_acquire_on_node`'s node argument).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

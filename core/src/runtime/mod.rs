@@ -6,6 +6,7 @@
 //! and joins the workers; the memory goes once the last reference is dropped, so a
 //! process may start and stop runtimes as often as it likes without growing.
 
+mod api;
 mod control;
 mod ctx_wait;
 mod global;
@@ -15,6 +16,7 @@ mod watchdog;
 mod watermark;
 mod worker_thread;
 
+pub use api::{Acquired, Acquisition};
 pub use ctx_wait::CloseCallback;
 pub use global::{global, init, init_count, is_initialized, shutdown, with_global};
 pub use submit::ReadyList;

@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 /// The node whose replica of `h` children are cut from: the home node, or main memory
 /// for data registered without a home.
-pub(super) fn main_node(h: &DataHandle) -> NodeId {
+pub(crate) fn main_node(h: &DataHandle) -> NodeId {
     h.home_node().unwrap_or(memory::MAIN_RAM)
 }
 
 /// Checks that `filter` applies to `parent`'s interface.
-pub(super) fn check_filter(parent: &DataHandle, filter: &Filter) -> Result<()> {
+pub(crate) fn check_filter(parent: &DataHandle, filter: &Filter) -> Result<()> {
     if let Some(id) = filter.parent_id {
         if id != parent.interface_id() {
             return Err(Error::invalid(format!(
@@ -34,7 +34,7 @@ pub(super) fn check_filter(parent: &DataHandle, filter: &Filter) -> Result<()> {
 /// makes the child's description (a view into it); elsewhere the child starts without
 /// buffers. With `inherit`, each child's replicas hold a value where the parent's do
 /// (synchronous partitioning); otherwise none does until a partitioning task runs.
-pub(super) fn make_children(
+pub(crate) fn make_children(
     parent: &DataHandle,
     filter: &Filter,
     n: usize,

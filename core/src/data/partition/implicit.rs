@@ -79,7 +79,7 @@ impl Switcher<'_> {
     /// Makes `h` usable by an access that reads, or writes when `write`: `h` active (as a
     /// child), read-write for a write; and, as a parent, no view active that the access
     /// conflicts with.
-    pub(super) fn make_usable(&mut self, h: &DataHandle, write: bool) -> Result<()> {
+    pub(crate) fn make_usable(&mut self, h: &DataHandle, write: bool) -> Result<()> {
         if links(h).manual {
             return Ok(());
         }
@@ -93,7 +93,7 @@ impl Switcher<'_> {
 
     /// Makes `h` active as a child: readable, or writable when `write`. Data that is not a
     /// plan's child (registered data, children of a synchronous partitioning) always is.
-    pub(super) fn activate(&mut self, h: &DataHandle, write: bool) -> Result<()> {
+    pub(crate) fn activate(&mut self, h: &DataHandle, write: bool) -> Result<()> {
         let Some(plan) = member_plan(h) else {
             return Ok(());
         };

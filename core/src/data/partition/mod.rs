@@ -14,10 +14,10 @@
 //! `Filter` says how to cut; the standard filters are in `data::filters`.
 
 mod children;
+pub(crate) use children::{check_filter, main_node, make_children};
 mod implicit;
-mod plan;
-mod switch;
-mod sync;
+pub(crate) mod plan;
+pub(crate) mod switch;
 
 pub(crate) use implicit::{before_submit, before_unregister};
 pub(crate) use plan::PlanLinks;

@@ -105,11 +105,11 @@ fn forget_values(h: &DataHandle) {
 
 impl<'a> Switcher<'a> {
     /// The plan lock alone, for bookkeeping that submits nothing.
-    pub(super) fn lock() -> MutexGuard<'static, ()> {
+    pub(crate) fn lock() -> MutexGuard<'static, ()> {
         PLANS.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(super) fn begin(rt: &'a Runtime) -> Switcher<'a> {
+    pub(crate) fn begin(rt: &'a Runtime) -> Switcher<'a> {
         Switcher {
             rt,
             ready: ReadyList::new(),
@@ -165,7 +165,7 @@ impl<'a> Switcher<'a> {
 
     /// Activates `plan` of `parent`: read-write (the parent's value goes to the children),
     /// or read-only (alongside other read-only plans; the parent stays readable).
-    pub(super) fn partition(
+    pub(crate) fn partition(
         &mut self,
         parent: &DataHandle,
         plan: &Arc<Plan>,
@@ -192,7 +192,7 @@ impl<'a> Switcher<'a> {
     }
 
     /// The only read-only plan of `parent` becomes read-write.
-    pub(super) fn upgrade(&mut self, parent: &DataHandle, plan: &Arc<Plan>) -> Result<()> {
+    pub(crate) fn upgrade(&mut self, parent: &DataHandle, plan: &Arc<Plan>) -> Result<()> {
         self.submit(Switch::of(
             "partition_upgrade",
             parent,
@@ -207,7 +207,7 @@ impl<'a> Switcher<'a> {
 
     /// The read-write plan of `parent` becomes read-only: its children's value goes back
     /// to the parent, and both are readable.
-    pub(super) fn downgrade(
+    pub(crate) fn downgrade(
         &mut self,
         parent: &DataHandle,
         plan: &Arc<Plan>,
@@ -225,7 +225,7 @@ impl<'a> Switcher<'a> {
     }
 
     /// Gathers `plan`'s children into `parent`, the children staying readable.
-    pub(super) fn gather_readonly(
+    pub(crate) fn gather_readonly(
         &mut self,
         parent: &DataHandle,
         plan: &Arc<Plan>,
@@ -242,7 +242,7 @@ impl<'a> Switcher<'a> {
     }
 
     /// Deactivates `plan` of `parent`, gathering its children (and theirs, first).
-    pub(super) fn unpartition(
+    pub(crate) fn unpartition(
         &mut self,
         parent: &DataHandle,
         plan: &Arc<Plan>,
@@ -276,7 +276,7 @@ impl<'a> Switcher<'a> {
     }
 
     /// Deactivates every active plan of `h` (and of its children, first).
-    pub(super) fn unpartition_all(&mut self, h: &DataHandle, node: Option<NodeId>) -> Result<()> {
+    pub(crate) fn unpartition_all(&mut self, h: &DataHandle, node: Option<NodeId>) -> Result<()> {
         let plans = match active(h) {
             Active::Whole => return Ok(()),
             Active::ReadWrite(p) => vec![p],
@@ -294,7 +294,7 @@ impl<'a> Switcher<'a> {
 
     /// Forgets `plan` of `parent`: gathered first if active, its children (and the plans
     /// made on them) unregistered once the tasks using them are done.
-    pub(super) fn clean(
+    pub(crate) fn clean(
         &mut self,
         parent: &DataHandle,
         plan: &Arc<Plan>,

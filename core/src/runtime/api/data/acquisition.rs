@@ -6,7 +6,7 @@
 //! never ends it, and unregistering the data waits for it (as for a task) instead of
 //! refusing, as StarPU's unregistration waits for pending communications.
 
-use super::{AccessMode, AcquireNode, DataHandle};
+use crate::data::{AccessMode, AcquireNode, DataHandle};
 use crate::error::Result;
 use crate::runtime::Runtime;
 use crate::task::TaskRef;

@@ -1,7 +1,7 @@
 //! Unregistering data, invalidation, and copies between handles.
 
 use super::acquire::wait_idle;
-use super::{registry, AccessMode, AcquireNode, DataHandle};
+use crate::data::{registry, AccessMode, AcquireNode, DataHandle};
 use crate::error::{Error, Result};
 use crate::runtime::Runtime;
 use crate::task::{Access, Codelet, KernelCall, Task, TaskSpec};
@@ -24,7 +24,7 @@ impl Runtime {
     ) -> Result<Option<Box<dyn Any + Send + Sync>>> {
         self.check_may_block("unregistration")?;
         check_unregistrable(h)?;
-        super::partition::before_unregister(self, h)?;
+        crate::data::partition::before_unregister(self, h)?;
         wait_idle(self, h);
         Ok(finish_unregister(h, coherent))
     }
@@ -33,7 +33,7 @@ impl Runtime {
     /// (`starpu_data_unregister_submit`). The handle may not be used afterwards.
     pub fn unregister_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
         check_unregistrable(h)?;
-        super::partition::before_unregister(self, h)?;
+        crate::data::partition::before_unregister(self, h)?;
         let target = h.clone();
         let rt = self.clone();
         self.acquire_cb(
@@ -46,7 +46,7 @@ impl Runtime {
             }),
         )?;
         h.0.state.store(
-            super::handle::hstate::UNREGISTERED,
+            crate::data::hstate::UNREGISTERED,
             std::sync::atomic::Ordering::Release,
         );
         Ok(())

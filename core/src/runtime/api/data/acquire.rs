@@ -3,7 +3,7 @@
 //! An acquisition is a task without a kernel in the dependency graph: it waits for the
 //! tasks submitted before it, and tasks submitted after it wait until it is released.
 
-use super::{AccessMode, AcquireNode, DataHandle};
+use crate::data::{AccessMode, AcquireNode, DataHandle};
 use crate::error::{Error, Result};
 use crate::runtime::Runtime;
 use crate::task::{self, state, Access, ReadyList, Task, TaskKind, TaskRef, TaskSpec};

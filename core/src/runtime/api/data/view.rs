@@ -1,6 +1,6 @@
 //! Viewing data the application holds acquired, with the same typed views a kernel has.
 
-use super::{AccessMode, AcquireNode, DataHandle};
+use crate::data::{AccessMode, AcquireNode, DataHandle};
 use crate::error::Result;
 use crate::memory::MAIN_RAM;
 use crate::runtime::Runtime;
