@@ -242,84 +242,32 @@ pub(crate) fn data_summary() -> String {
     )
 }
 
+impl Profiling {
+    /// Starts recording tasks for the theoretical bound, forgetting earlier records.
+    pub(crate) fn bound_start(&self, deps: bool) {
+        *lock(&self.bound) = crate::bound::BoundRecord {
+            deps,
+            ..Default::default()
+        };
+        self.recording.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn bound_stop(&self) {
+        self.recording.store(false, Ordering::SeqCst);
+    }
+
+    /// The linear program of what was recorded, over `nworkers` workers.
+    pub(crate) fn bound_problem(&self, nworkers: usize) -> crate::bound::BoundProblem {
+        lock(&self.bound).problem(nworkers)
+    }
+}
+
 fn reset(w: &WorkerCounters, now: u64) {
     w.since.store(now, Ordering::Relaxed);
     w.executing.store(0, Ordering::Relaxed);
     w.sleeping.store(0, Ordering::Relaxed);
     w.executed.store(0, Ordering::Relaxed);
     w.flops.store(0f64.to_bits(), Ordering::Relaxed);
-}
-
-impl crate::runtime::Runtime {
-    /// A task is being submitted: profiling and counters take note.
-    #[inline]
-    pub(crate) fn note_submitted(&self, task: &Task) {
-        self.trace.submitted(task);
-        self.profile.submitted(task);
-        self.counters.submitted(self.nsubmitted());
-    }
-
-    /// `worker` starts running `task`: the start time, if anything measures it.
-    #[inline]
-    pub(crate) fn task_starts(&self, task: &Task, worker: usize) -> Option<u64> {
-        self.trace.started(task);
-        self.profile
-            .started(task, worker)
-            .or_else(|| self.counters.is_active().then(now_ns))
-    }
-
-    /// `worker` ran `task`, started at `start` (see `task_starts`).
-    #[inline]
-    pub(crate) fn task_ran(&self, task: &Task, worker: usize, start: Option<u64>) {
-        self.trace.ended(task);
-        self.profile.ended(task, worker, start);
-        if let Some(start) = start.filter(|_| self.counters.is_active()) {
-            self.counters
-                .ran(self, task, worker, now_ns().saturating_sub(start));
-        }
-    }
-
-    /// Whether profiling is on (`starpu_profiling_status_get`).
-    pub fn profiling(&self) -> bool {
-        self.profile.is_on()
-    }
-
-    /// Turns profiling on or off; returns the previous status (`starpu_profiling_status_set`).
-    pub fn set_profiling(&self, on: bool) -> bool {
-        self.profile.set(on)
-    }
-
-    /// Worker `worker`'s profile since it was last asked for, or since profiling started;
-    /// its counters start again from now (`starpu_profiling_worker_get_info`).
-    pub fn take_worker_profile(&self, worker: usize) -> Option<WorkerProfile> {
-        self.profile.take_worker(worker)
-    }
-
-    /// Starts recording tasks for the theoretical bound, forgetting earlier records
-    /// (`starpu_bound_start`); `deps`: dependencies are asked for too.
-    pub fn bound_start(&self, deps: bool) {
-        *lock(&self.profile.bound) = crate::bound::BoundRecord {
-            deps,
-            ..Default::default()
-        };
-        self.profile.recording.store(true, Ordering::SeqCst);
-    }
-
-    /// Stops recording (`starpu_bound_stop`).
-    pub fn bound_stop(&self) {
-        self.profile.recording.store(false, Ordering::SeqCst);
-    }
-
-    /// The linear program of what was recorded, over this runtime's workers.
-    pub fn bound_problem(&self) -> crate::bound::BoundProblem {
-        lock(&self.profile.bound).problem(self.workers().len())
-    }
-
-    /// How many tasks of the codelet named `name` each worker ran (counted while profiling
-    /// or `STARPU_WORKER_STATS` is on; `starpu_codelet_display_stats`).
-    pub fn codelet_counts(&self, name: &str) -> Option<Vec<u64>> {
-        self.profile.codelet_counts(name)
-    }
 }
 
 #[cfg(test)]

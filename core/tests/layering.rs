@@ -39,14 +39,11 @@ const KNOWN: &[(&str, &str)] = &[
     ("config", "memory"),
     ("config", "sched"),
     ("config", "trace"),
-    // Observers (counters, profiling, trace) read the runtime's workers and counters.
+    // Performance counters sample the runtime's workers and counters.
     ("counters", "runtime"),
-    ("profiling", "runtime"),
-    ("trace", "runtime"),
-    ("trace", "profiling"),
     // Data management still builds and holds tasks: implicit dependencies and commute
-    // gates hold `TaskRef`s; acquisitions, reductions, unregistration and partition
-    // switching submit tasks and are `impl Runtime` blocks.
+    // gates hold `TaskRef`s; reductions and partition switching make and submit tasks
+    // (their place is the task layer).
     ("data", "runtime"),
     ("data", "task"),
     // The performance-model layer reads tasks (footprints, per-task records).

@@ -10,6 +10,7 @@ mod api;
 mod control;
 mod ctx_wait;
 mod global;
+mod sched_view;
 mod submit;
 mod wait;
 mod watchdog;

@@ -8,8 +8,7 @@
 //! CPU workers.
 
 use crate::memory::NodeId;
-use crate::perfmodel::{self, PerfArch};
-use crate::runtime::Runtime;
+use crate::perfmodel::PerfArch;
 use crate::task::Task;
 
 /// A task's predicted length on one worker, with one implementation.
@@ -45,73 +44,5 @@ pub trait SchedView {
     /// now (StarPU's task prefetch, `STARPU_PREFETCH`), overlapping the work queued there.
     fn prefetch(&self, task: &Task, w: usize) {
         let _ = (task, w);
-    }
-}
-
-impl SchedView for Runtime {
-    fn nworkers(&self) -> usize {
-        self.workers.len()
-    }
-
-    fn worker_arch(&self, w: usize) -> PerfArch {
-        let kind = self.workers[w].kind;
-        // The device number within the worker's kind (StarPU's `devid`).
-        let devid = self.workers[..w].iter().filter(|o| o.kind == kind).count();
-        PerfArch::single(kind, devid as u32)
-    }
-
-    fn worker_node(&self, w: usize) -> NodeId {
-        self.workers[w].node
-    }
-
-    fn can_run(&self, task: &Task, w: usize) -> bool {
-        !self.knobs.excluded(w, self.workers.len()) && self.choose_impl(task, w).is_some()
-    }
-
-    fn nimpls(&self, task: &Task, w: usize) -> usize {
-        let Some(cl) = task.spec().and_then(|s| s.codelet.as_ref()) else {
-            return 1;
-        };
-        cl.funcs(self.workers[w].kind).len()
-    }
-
-    fn can_run_impl(&self, task: &Task, w: usize, nimpl: usize) -> bool {
-        !self.knobs.excluded(w, self.workers.len()) && self.impl_allowed(task, w, nimpl)
-    }
-
-    fn expected_length(&self, task: &Task, w: usize, nimpl: usize) -> Expected {
-        let Some(spec) = task.spec() else {
-            return Expected::NoModel;
-        };
-        let Some(model) = spec.codelet.as_ref().and_then(|c| c.model.as_ref()) else {
-            return Expected::NoModel;
-        };
-        let t = perfmodel::expected_length_on(model, spec, &self.worker_arch(w), Some(w), nimpl);
-        if t.is_nan() {
-            Expected::Uncalibrated
-        } else {
-            Expected::Length(t)
-        }
-    }
-
-    fn expected_transfer(&self, task: &Task, w: usize) -> f64 {
-        task.spec().map_or(0.0, |s| {
-            perfmodel::expected_transfer_time(s, self.workers[w].node)
-        })
-    }
-
-    fn prefetch(&self, task: &Task, w: usize) {
-        if !self.config.prefetch || !self.memory.has_devices() {
-            return;
-        }
-        let Some(spec) = task.spec() else { return };
-        let node = self.workers[w].node;
-        for a in spec.accesses.iter().filter(|a| a.mode.reads()) {
-            if !a.mode.is_scratch() && !a.mode.is_redux() {
-                let _ = a
-                    .handle
-                    .request(node, crate::memory::Level::TaskPrefetch, task.priority());
-            }
-        }
     }
 }

@@ -50,27 +50,12 @@ pub struct TaskBuilder<'rt> {
     error: Option<Error>,
 }
 
-impl Runtime {
-    /// Starts describing a task running `codelet`.
-    pub fn task(&self, codelet: &Arc<Codelet>) -> TaskBuilder<'_> {
-        TaskBuilder::new(self, Some(codelet.clone()), Task::new())
-    }
-
-    /// Starts describing a task with no codelet: it runs nothing and only carries
-    /// dependencies (a synchronisation point).
-    pub fn empty_task(&self) -> TaskBuilder<'_> {
-        TaskBuilder::new(self, None, Task::new())
-    }
-
-    /// Starts describing the next submission of a task that already exists (declared as a
-    /// dependency of others before being submitted, or one submission of a `TaskSlot`).
-    pub fn task_for(&self, task: TaskRef, codelet: Option<Arc<Codelet>>) -> TaskBuilder<'_> {
-        TaskBuilder::new(self, codelet, task)
-    }
-}
-
 impl<'rt> TaskBuilder<'rt> {
-    fn new(rt: &'rt Runtime, codelet: Option<Arc<Codelet>>, task: TaskRef) -> TaskBuilder<'rt> {
+    pub(crate) fn new(
+        rt: &'rt Runtime,
+        codelet: Option<Arc<Codelet>>,
+        task: TaskRef,
+    ) -> TaskBuilder<'rt> {
         TaskBuilder {
             rt,
             task,

@@ -22,7 +22,7 @@ mod slot;
 mod spec_cell;
 pub mod tags;
 pub mod times;
-mod transaction;
+pub(crate) mod transaction;
 
 pub use builder::TaskBuilder;
 pub use codelet::{

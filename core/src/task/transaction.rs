@@ -88,39 +88,6 @@ fn lock(m: &Mutex<VecDeque<Arc<Epoch>>>) -> MutexGuard<'_, VecDeque<Arc<Epoch>>>
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl Runtime {
-    /// Opens a transaction and its first epoch, whose tasks run if `start` answers true
-    /// (`starpu_transaction_open`).
-    pub fn transaction_open(
-        &self,
-        start: impl FnOnce() -> bool + Send + 'static,
-    ) -> Result<Transaction> {
-        let handle = self.register_variable(0u8)?;
-        let trs = Transaction(Arc::new(Inner {
-            handle,
-            epochs: Mutex::new(VecDeque::new()),
-            closed: AtomicBool::new(false),
-        }));
-        let epoch = Epoch::new(Box::new(start));
-        lock(&trs.0.epochs).push_back(epoch.clone());
-        let begin = Codelet::new("starpu_transaction_begin")
-            .modes([AccessMode::W])
-            .cpu(move |_| {
-                epoch.begin();
-                Ok(())
-            });
-        let submitted = self
-            .task(&Arc::new(begin))
-            .buffer(&trs.0.handle, AccessMode::W)
-            .submit();
-        if let Err(e) = submitted {
-            let _ = self.unregister(&trs.0.handle, false);
-            return Err(e);
-        }
-        Ok(trs)
-    }
-}
-
 impl Transaction {
     fn check_open(&self, what: &str) -> Result<()> {
         if self.0.closed.load(Ordering::Acquire) {
@@ -209,4 +176,35 @@ impl Transaction {
         task.join_epoch(epoch);
         Ok(())
     }
+}
+
+/// Opens a transaction and its first epoch, whose tasks run if `start` answers true
+/// (`starpu_transaction_open`).
+pub(crate) fn open(
+    rt: &Runtime,
+    start: impl FnOnce() -> bool + Send + 'static,
+) -> Result<Transaction> {
+    let handle = rt.register_variable(0u8)?;
+    let trs = Transaction(Arc::new(Inner {
+        handle,
+        epochs: Mutex::new(VecDeque::new()),
+        closed: AtomicBool::new(false),
+    }));
+    let epoch = Epoch::new(Box::new(start));
+    lock(&trs.0.epochs).push_back(epoch.clone());
+    let begin = Codelet::new("starpu_transaction_begin")
+        .modes([AccessMode::W])
+        .cpu(move |_| {
+            epoch.begin();
+            Ok(())
+        });
+    let submitted = rt
+        .task(&Arc::new(begin))
+        .buffer(&trs.0.handle, AccessMode::W)
+        .submit();
+    if let Err(e) = submitted {
+        let _ = rt.unregister(&trs.0.handle, false);
+        return Err(e);
+    }
+    Ok(trs)
 }

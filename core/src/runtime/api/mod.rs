@@ -3,5 +3,11 @@
 //! acquisition is a task on data; unregistering waits for tasks) is composed here.
 
 mod data;
+mod heteroprio;
+mod parallel;
+mod profiling;
+mod stats;
+mod task;
+mod trace;
 
 pub use data::{Acquired, Acquisition};

@@ -6,6 +6,7 @@ mod acquisition;
 mod lifecycle;
 mod partition;
 mod prefetch;
+mod redux;
 mod register;
 mod view;
 
