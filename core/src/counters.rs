@@ -7,6 +7,7 @@
 //! allocates a counter set, calls `starpu_perf_counter_collection_start`, or sets
 //! `conf.start_perf_counter_collection`); until then it costs one relaxed load per task.
 
+use crate::runtime::Runtime;
 use crate::task::Task;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -314,22 +315,18 @@ impl Counters {
     }
 }
 
-impl crate::runtime::Runtime {
-    /// Starts (or stops) counting for the performance counters.
-    pub fn set_counter_collection(&self, on: bool) {
-        self.counters.active.store(on, Ordering::SeqCst);
-    }
+pub(crate) fn set_counter_collection(rt: &Runtime, on: bool) {
+    rt.counters.active.store(on, Ordering::SeqCst);
+}
 
-    /// Attaches `listener` at `at` (replacing the one there), or detaches with `None`.
-    pub fn set_counter_listener(&self, at: Attach, listener: Option<Arc<Listener>>) {
-        let mut all = lock(&self.counters.listeners);
-        match listener {
-            Some(l) => {
-                all.insert(at, l);
-            }
-            None => {
-                all.remove(&at);
-            }
+pub(crate) fn set_counter_listener(rt: &Runtime, at: Attach, listener: Option<Arc<Listener>>) {
+    let mut all = lock(&rt.counters.listeners);
+    match listener {
+        Some(l) => {
+            all.insert(at, l);
+        }
+        None => {
+            all.remove(&at);
         }
     }
 }

@@ -294,130 +294,123 @@ fn to_i32(v: i64) -> i32 {
     v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
-impl Runtime {
-    fn knob_checked(&self, id: i32, target: &Target) -> Result<&'static KnobDef> {
-        let d = def(id).ok_or_else(|| Error::invalid(format!("unknown knob id {id}")))?;
-        match (d.scope, target) {
-            (KnobScope::Global, Target::Global)
-            | (KnobScope::PerScheduler, Target::Scheduler(_)) => Ok(d),
-            (KnobScope::PerWorker, Target::Worker(w)) if *w < self.workers.len() => Ok(d),
-            (KnobScope::PerWorker, Target::Worker(w)) => Err(Error::invalid(format!(
-                "no worker {w} (there are {})",
-                self.workers.len()
-            ))),
-            _ => Err(Error::invalid(format!(
-                "knob {} has scope {}, not the one asked for",
-                d.name,
-                d.scope.name()
-            ))),
+fn knob_checked(rt: &Runtime, id: i32, target: &Target) -> Result<&'static KnobDef> {
+    let d = def(id).ok_or_else(|| Error::invalid(format!("unknown knob id {id}")))?;
+    match (d.scope, target) {
+        (KnobScope::Global, Target::Global) | (KnobScope::PerScheduler, Target::Scheduler(_)) => {
+            Ok(d)
         }
+        (KnobScope::PerWorker, Target::Worker(w)) if *w < rt.workers.len() => Ok(d),
+        (KnobScope::PerWorker, Target::Worker(w)) => Err(Error::invalid(format!(
+            "no worker {w} (there are {})",
+            rt.workers.len()
+        ))),
+        _ => Err(Error::invalid(format!(
+            "knob {} has scope {}, not the one asked for",
+            d.name,
+            d.scope.name()
+        ))),
     }
+}
 
-    /// The value of knob `id` for `target` (`starpu_perf_knob_get_*_int32_value`).
-    pub fn knob_value(&self, id: i32, target: Target) -> Result<i32> {
-        let d = self.knob_checked(id, &target)?;
-        let k = &self.knobs;
-        Ok(match (d.knob, target) {
-            (Knob::Calibrate, _) => crate::perfmodel::settings::calibrate_level(),
-            (Knob::EnableWorker, Target::Worker(w)) => k.enabled(w) as i32,
-            (Knob::BindToPu, Target::Worker(w)) => {
-                let pending = k.rebind[w].load(Ordering::Acquire);
-                to_i32(if pending >= 0 {
-                    pending
-                } else {
-                    k.bound[w].load(Ordering::Relaxed)
-                })
-            }
-            (Knob::MaxPriorityCap, _) if k.caps_set.load(Ordering::Relaxed) => k
-                .max_cap
-                .load(Ordering::Relaxed)
-                .min(self.priority_range().1),
-            (Knob::MinPriorityCap, _) if k.caps_set.load(Ordering::Relaxed) => k
-                .min_cap
-                .load(Ordering::Relaxed)
-                .max(self.priority_range().0),
-            (Knob::MaxPriorityCap, _) => self.priority_range().1,
-            (Knob::MinPriorityCap, _) => self.priority_range().0,
-            _ => unreachable!("scopes checked above"),
-        })
-    }
-
-    /// Sets knob `id` for `target` to `value` (`starpu_perf_knob_set_*_int32_value`); the
-    /// runtime acts on it at once. A value out of the knob's range is refused.
-    pub fn set_knob(&self, id: i32, target: Target, value: i32) -> Result<()> {
-        let d = self.knob_checked(id, &target)?;
-        let k = &self.knobs;
-        match (d.knob, target) {
-            (Knob::Calibrate, _) => {
-                if !(0..=2).contains(&value) {
-                    return Err(Error::invalid(format!(
-                        "calibration level {value}: 0, 1 or 2 expected"
-                    )));
-                }
-                crate::perfmodel::settings::set_calibrate_level(value);
-                crate::perfmodel::state::set_all_benchmarking(value > 0);
-            }
-            (Knob::EnableWorker, Target::Worker(w)) => {
-                if !(0..=1).contains(&value) {
-                    return Err(Error::invalid(format!(
-                        "enable worker: {value}, 0 or 1 expected"
-                    )));
-                }
-                if value == 1 {
-                    k.disabled.fetch_and(!(1u64 << w), Ordering::SeqCst);
-                    // Tasks may be waiting for it; wake everyone so they are looked at.
-                    for wk in self.workers.iter() {
-                        wk.wake();
-                    }
-                } else {
-                    k.disabled.fetch_or(1u64 << w, Ordering::SeqCst);
-                }
-            }
-            (Knob::BindToPu, Target::Worker(w)) => {
-                // SAFETY: sysconf only reads a system value.
-                let ncpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) }.max(1) as usize;
-                if value < 0 || value as usize >= ncpus {
-                    return Err(Error::invalid(format!(
-                        "processing unit {value}: the machine has {ncpus} (0 to {})",
-                        ncpus.saturating_sub(1)
-                    )));
-                }
-                k.rebind[w].store(value as i64, Ordering::Release);
-                k.rebind_pending.store(true, Ordering::Release);
-                self.workers[w].wake();
-            }
-            (Knob::MaxPriorityCap | Knob::MinPriorityCap, _) => {
-                let (pmin, pmax) = self.priority_range();
-                if value < pmin || value > pmax {
-                    return Err(Error::invalid(format!(
-                        "priority cap {value} outside the policy's priorities [{pmin}, {pmax}]"
-                    )));
-                }
-                let max = self.knob_value(knob_id(Knob::MaxPriorityCap), Target::Scheduler(""))?;
-                let min = self.knob_value(knob_id(Knob::MinPriorityCap), Target::Scheduler(""))?;
-                let (new_min, new_max) = if d.knob == Knob::MaxPriorityCap {
-                    (min, value)
-                } else {
-                    (value, max)
-                };
-                if new_min > new_max {
-                    return Err(Error::invalid(format!(
-                        "priority caps: minimum {new_min} above maximum {new_max}"
-                    )));
-                }
-                k.max_cap.store(new_max, Ordering::Relaxed);
-                k.min_cap.store(new_min, Ordering::Relaxed);
-                k.caps_set.store(true, Ordering::Relaxed);
-            }
-            _ => unreachable!("scopes checked above"),
+pub(crate) fn knob_value(rt: &Runtime, id: i32, target: Target) -> Result<i32> {
+    let d = knob_checked(rt, id, &target)?;
+    let k = &rt.knobs;
+    Ok(match (d.knob, target) {
+        (Knob::Calibrate, _) => crate::perfmodel::settings::calibrate_level(),
+        (Knob::EnableWorker, Target::Worker(w)) => k.enabled(w) as i32,
+        (Knob::BindToPu, Target::Worker(w)) => {
+            let pending = k.rebind[w].load(Ordering::Acquire);
+            to_i32(if pending >= 0 {
+                pending
+            } else {
+                k.bound[w].load(Ordering::Relaxed)
+            })
         }
-        Ok(())
-    }
+        (Knob::MaxPriorityCap, _) if k.caps_set.load(Ordering::Relaxed) => {
+            k.max_cap.load(Ordering::Relaxed).min(rt.priority_range().1)
+        }
+        (Knob::MinPriorityCap, _) if k.caps_set.load(Ordering::Relaxed) => {
+            k.min_cap.load(Ordering::Relaxed).max(rt.priority_range().0)
+        }
+        (Knob::MaxPriorityCap, _) => rt.priority_range().1,
+        (Knob::MinPriorityCap, _) => rt.priority_range().0,
+        _ => unreachable!("scopes checked above"),
+    })
+}
 
-    /// Whether worker `w` takes tasks (`starpu.worker.w_enable_worker_knob`).
-    pub fn worker_enabled(&self, w: usize) -> bool {
-        self.knobs.enabled(w)
+pub(crate) fn set_knob(rt: &Runtime, id: i32, target: Target, value: i32) -> Result<()> {
+    let d = knob_checked(rt, id, &target)?;
+    let k = &rt.knobs;
+    match (d.knob, target) {
+        (Knob::Calibrate, _) => {
+            if !(0..=2).contains(&value) {
+                return Err(Error::invalid(format!(
+                    "calibration level {value}: 0, 1 or 2 expected"
+                )));
+            }
+            crate::perfmodel::settings::set_calibrate_level(value);
+            crate::perfmodel::state::set_all_benchmarking(value > 0);
+        }
+        (Knob::EnableWorker, Target::Worker(w)) => {
+            if !(0..=1).contains(&value) {
+                return Err(Error::invalid(format!(
+                    "enable worker: {value}, 0 or 1 expected"
+                )));
+            }
+            if value == 1 {
+                k.disabled.fetch_and(!(1u64 << w), Ordering::SeqCst);
+                // Tasks may be waiting for it; wake everyone so they are looked at.
+                for wk in rt.workers.iter() {
+                    wk.wake();
+                }
+            } else {
+                k.disabled.fetch_or(1u64 << w, Ordering::SeqCst);
+            }
+        }
+        (Knob::BindToPu, Target::Worker(w)) => {
+            // SAFETY: sysconf only reads a system value.
+            let ncpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) }.max(1) as usize;
+            if value < 0 || value as usize >= ncpus {
+                return Err(Error::invalid(format!(
+                    "processing unit {value}: the machine has {ncpus} (0 to {})",
+                    ncpus.saturating_sub(1)
+                )));
+            }
+            k.rebind[w].store(value as i64, Ordering::Release);
+            k.rebind_pending.store(true, Ordering::Release);
+            rt.workers[w].wake();
+        }
+        (Knob::MaxPriorityCap | Knob::MinPriorityCap, _) => {
+            let (pmin, pmax) = rt.priority_range();
+            if value < pmin || value > pmax {
+                return Err(Error::invalid(format!(
+                    "priority cap {value} outside the policy's priorities [{pmin}, {pmax}]"
+                )));
+            }
+            let max = rt.knob_value(knob_id(Knob::MaxPriorityCap), Target::Scheduler(""))?;
+            let min = rt.knob_value(knob_id(Knob::MinPriorityCap), Target::Scheduler(""))?;
+            let (new_min, new_max) = if d.knob == Knob::MaxPriorityCap {
+                (min, value)
+            } else {
+                (value, max)
+            };
+            if new_min > new_max {
+                return Err(Error::invalid(format!(
+                    "priority caps: minimum {new_min} above maximum {new_max}"
+                )));
+            }
+            k.max_cap.store(new_max, Ordering::Relaxed);
+            k.min_cap.store(new_min, Ordering::Relaxed);
+            k.caps_set.store(true, Ordering::Relaxed);
+        }
+        _ => unreachable!("scopes checked above"),
     }
+    Ok(())
+}
+
+pub(crate) fn worker_enabled(rt: &Runtime, w: usize) -> bool {
+    rt.knobs.enabled(w)
 }
 
 #[cfg(test)]

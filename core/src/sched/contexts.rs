@@ -45,7 +45,7 @@ use std::cell::Cell;
 use std::sync::atomic::{fence, AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-mod priority;
+pub(crate) mod priority;
 
 /// Most contexts at once, the global one included (`STARPU_NMAX_SCHED_CTXS`).
 pub const MAX_CONTEXTS: usize = 10;
@@ -266,660 +266,577 @@ impl SchedView for ContextView<'_> {
     }
 }
 
-impl Runtime {
-    fn ctx_policy<'a>(&'a self, ctx: &'a Context) -> &'a dyn Policy {
-        ctx.policy.as_deref().unwrap_or(&*self.policy)
-    }
+fn ctx_policy<'a>(rt: &'a Runtime, ctx: &'a Context) -> &'a dyn Policy {
+    ctx.policy.as_deref().unwrap_or(&*rt.policy)
+}
 
-    /// `starpu_do_schedule`: tells every context's policy that the tasks submitted so far
-    /// are all there is for now ([`Policy::do_schedule`]), and wakes the workers if one let
-    /// tasks go. Waiting for tasks does it first.
-    pub fn do_schedule(&self) {
-        let mut released = self.policy.do_schedule();
-        if self.contexts.is_active() {
-            for id in 1..MAX_CONTEXTS as u32 {
-                if let Some(p) = self
-                    .contexts
-                    .get(id)
-                    .as_ref()
-                    .and_then(|c| c.policy.as_ref())
-                {
-                    released |= p.do_schedule();
-                }
-            }
-        }
-        if released {
-            for w in &self.workers {
-                w.wake();
+pub(crate) fn do_schedule(rt: &Runtime) {
+    let mut released = rt.policy.do_schedule();
+    if rt.contexts.is_active() {
+        for id in 1..MAX_CONTEXTS as u32 {
+            if let Some(p) = rt.contexts.get(id).as_ref().and_then(|c| c.policy.as_ref()) {
+                released |= p.do_schedule();
             }
         }
     }
-
-    /// Creates a scheduling context over `workers` (`starpu_sched_ctx_create`) and returns
-    /// its id. Its policy is `options.custom_policy`, else the policy named
-    /// `options.policy`, else the default one.
-    pub fn create_context(&self, workers: &[usize], options: ContextOptions) -> Result<u32> {
-        self.check_accepting()?;
-        let what = "scheduling context creation";
-        self.check_worker_list(workers, what)?;
-        let cs = &self.contexts;
-        let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(id) = (1..MAX_CONTEXTS as u32).find(|&i| cs.get(i).is_none()) else {
-            return Err(Error::invalid(format!(
-                "{what}: all {MAX_CONTEXTS} scheduling contexts are in use (STARPU_NMAX_SCHED_CTXS)"
-            )));
-        };
-        if let Some(i) = options.inheritor {
-            cs.existing(i, what)?;
-        }
-        if let Some(i) = options.nested_in {
-            cs.existing(i, what)?;
-        }
-        if options.master_only && workers.is_empty() {
-            return Err(Error::invalid(format!(
-                "{what}: a master-only context needs at least one worker"
-            )));
-        }
-        let policy: Box<dyn Policy> = match &options.custom_policy {
-            Some(f) => (f.0)(id, &self.workers),
-            None => {
-                let name = options
-                    .policy
-                    .as_deref()
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or(super::DEFAULT_POLICY);
-                super::create(name, &self.workers)
-                    .map_err(|e| Error::invalid(format!("{what}: {}", e.message)))?
-            }
-        };
-        let (pmin, pmax) = policy.priority_range();
-        let mask = bits(workers);
-        let ctx = Context {
-            name: options.name.clone(),
-            policy: Some(policy),
-            members: AtomicU64::new(mask),
-            min_priority: AtomicI32::new(options.min_priority.unwrap_or(pmin)),
-            max_priority: AtomicI32::new(options.max_priority.unwrap_or(pmax)),
-            inheritor: AtomicU32::new(options.inheritor.unwrap_or(NONE)),
-            master_only: options.master_only,
-            nested_in: AtomicU32::new(options.nested_in.unwrap_or(NONE)),
-        };
-        let ctx = Arc::new(ctx);
-        self.ctx_counts.reset(id);
-        *cs.slots[id as usize]
-            .write()
-            .unwrap_or_else(|e| e.into_inner()) = Some(ctx.clone());
-        cs.redirect[id as usize].store(NONE, Ordering::SeqCst);
-        for &w in workers {
-            cs.priorities.joined(w, id);
-            cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
-        }
-        cs.update_active();
-        let mut sorted = ids(mask);
-        sorted.dedup();
-        self.ctx_policy(&ctx).workers_added(&sorted);
-        Ok(id)
-    }
-
-    fn check_worker_list(&self, workers: &[usize], what: &str) -> Result<()> {
-        if let Some(&w) = workers.iter().find(|&&w| w >= self.workers.len()) {
-            return Err(Error::invalid(format!(
-                "{what}: worker {w} does not exist (there are {} workers)",
-                self.workers.len()
-            )));
-        }
-        Ok(())
-    }
-
-    /// Deletes context `id` (`starpu_sched_ctx_delete`): its workers join its inheritor
-    /// (when it has one), and the tasks it still holds, or that become ready later, go
-    /// to the inheritor, else to the global context. The global context is not deleted.
-    pub fn delete_context(&self, id: u32) -> Result<()> {
-        let what = "scheduling context deletion";
-        if id == GLOBAL {
-            return Err(Error::invalid(format!(
-                "{what}: the global context (0) cannot be deleted"
-            )));
-        }
-        let cs = &self.contexts;
-        let ctx = {
-            let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
-            let ctx = cs.existing(id, what)?;
-            let inheritor = ctx.inheritor.load(Ordering::SeqCst);
-            let heir = if inheritor != NONE && cs.get(inheritor).is_some() {
-                inheritor
-            } else {
-                GLOBAL
-            };
-            let members = ids(ctx.members.load(Ordering::SeqCst));
-            if inheritor == heir {
-                self.join(heir, &members);
-            }
-            // From here on, pushes to `id` go to the heir; pushes in progress hold the
-            // slot's read lock, so none lands in the policy after the drain below.
-            cs.redirect[id as usize].store(heir, Ordering::SeqCst);
-            *cs.slots[id as usize]
-                .write()
-                .unwrap_or_else(|e| e.into_inner()) = None;
-            for &w in &members {
-                cs.worker_ctxs[w].fetch_and(!(1 << id), Ordering::SeqCst);
-            }
-            cs.update_active();
-            ctx
-        };
-        let left = self.drain(&ctx);
-        self.push_to_context(left);
-        self.ctx_policy(&ctx).deinit();
-        Ok(())
-    }
-
-    /// Adds `workers` to context `id` (`starpu_sched_ctx_add_workers`).
-    pub fn add_context_workers(&self, id: u32, workers: &[usize]) -> Result<()> {
-        self.check_worker_list(workers, "adding workers to a scheduling context")?;
-        let _g = self
-            .contexts
-            .change
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        self.contexts
-            .existing(id, "adding workers to a scheduling context")?;
-        self.join(id, workers);
-        Ok(())
-    }
-
-    /// Makes `workers` members of `id` (which exists; the change lock is held), tells its
-    /// policy, and spreads its queued tasks again so the newcomers get their share.
-    fn join(&self, id: u32, workers: &[usize]) {
-        let cs = &self.contexts;
-        let Some(ctx) = cs.get(id) else { return };
-        let before = ctx.members.fetch_or(bits(workers), Ordering::SeqCst);
-        let new = ids(bits(workers) & !before);
-        if new.is_empty() {
-            return;
-        }
-        for &w in &new {
-            cs.priorities.joined(w, id);
-            cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
-        }
-        cs.update_active();
-        let policy = self.ctx_policy(&ctx);
-        policy.workers_added(&new);
-        let queued = self.drain(&ctx);
-        self.push_into(id, &ctx, queued);
-        for &w in &new {
-            self.workers[w].wake();
+    if released {
+        for w in &rt.workers {
+            w.wake();
         }
     }
+}
 
-    /// Removes `workers` from context `id` (`starpu_sched_ctx_remove_workers`). Tasks
-    /// queued for them are given to the context's other workers.
-    pub fn remove_context_workers(&self, id: u32, workers: &[usize]) -> Result<()> {
-        let what = "removing workers from a scheduling context";
-        self.check_worker_list(workers, what)?;
-        let cs = &self.contexts;
+pub(crate) fn create_context(
+    rt: &Runtime,
+    workers: &[usize],
+    options: ContextOptions,
+) -> Result<u32> {
+    rt.check_accepting()?;
+    let what = "scheduling context creation";
+    check_worker_list(rt, workers, what)?;
+    let cs = &rt.contexts;
+    let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(id) = (1..MAX_CONTEXTS as u32).find(|&i| cs.get(i).is_none()) else {
+        return Err(Error::invalid(format!(
+            "{what}: all {MAX_CONTEXTS} scheduling contexts are in use (STARPU_NMAX_SCHED_CTXS)"
+        )));
+    };
+    if let Some(i) = options.inheritor {
+        cs.existing(i, what)?;
+    }
+    if let Some(i) = options.nested_in {
+        cs.existing(i, what)?;
+    }
+    if options.master_only && workers.is_empty() {
+        return Err(Error::invalid(format!(
+            "{what}: a master-only context needs at least one worker"
+        )));
+    }
+    let policy: Box<dyn Policy> = match &options.custom_policy {
+        Some(f) => (f.0)(id, &rt.workers),
+        None => {
+            let name = options
+                .policy
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .unwrap_or(super::DEFAULT_POLICY);
+            super::create(name, &rt.workers)
+                .map_err(|e| Error::invalid(format!("{what}: {}", e.message)))?
+        }
+    };
+    let (pmin, pmax) = policy.priority_range();
+    let mask = bits(workers);
+    let ctx = Context {
+        name: options.name.clone(),
+        policy: Some(policy),
+        members: AtomicU64::new(mask),
+        min_priority: AtomicI32::new(options.min_priority.unwrap_or(pmin)),
+        max_priority: AtomicI32::new(options.max_priority.unwrap_or(pmax)),
+        inheritor: AtomicU32::new(options.inheritor.unwrap_or(NONE)),
+        master_only: options.master_only,
+        nested_in: AtomicU32::new(options.nested_in.unwrap_or(NONE)),
+    };
+    let ctx = Arc::new(ctx);
+    rt.ctx_counts.reset(id);
+    *cs.slots[id as usize]
+        .write()
+        .unwrap_or_else(|e| e.into_inner()) = Some(ctx.clone());
+    cs.redirect[id as usize].store(NONE, Ordering::SeqCst);
+    for &w in workers {
+        cs.priorities.joined(w, id);
+        cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
+    }
+    cs.update_active();
+    let mut sorted = ids(mask);
+    sorted.dedup();
+    ctx_policy(rt, &ctx).workers_added(&sorted);
+    Ok(id)
+}
+
+fn check_worker_list(rt: &Runtime, workers: &[usize], what: &str) -> Result<()> {
+    if let Some(&w) = workers.iter().find(|&&w| w >= rt.workers.len()) {
+        return Err(Error::invalid(format!(
+            "{what}: worker {w} does not exist (there are {} workers)",
+            rt.workers.len()
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn delete_context(rt: &Runtime, id: u32) -> Result<()> {
+    let what = "scheduling context deletion";
+    if id == GLOBAL {
+        return Err(Error::invalid(format!(
+            "{what}: the global context (0) cannot be deleted"
+        )));
+    }
+    let cs = &rt.contexts;
+    let ctx = {
         let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
         let ctx = cs.existing(id, what)?;
-        let before = ctx.members.fetch_and(!bits(workers), Ordering::SeqCst);
-        let gone = ids(bits(workers) & before);
-        if gone.is_empty() {
-            return Ok(());
+        let inheritor = ctx.inheritor.load(Ordering::SeqCst);
+        let heir = if inheritor != NONE && cs.get(inheritor).is_some() {
+            inheritor
+        } else {
+            GLOBAL
+        };
+        let members = ids(ctx.members.load(Ordering::SeqCst));
+        if inheritor == heir {
+            join(rt, heir, &members);
         }
-        for &w in &gone {
+        // From here on, pushes to `id` go to the heir; pushes in progress hold the
+        // slot's read lock, so none lands in the policy after the drain below.
+        cs.redirect[id as usize].store(heir, Ordering::SeqCst);
+        *cs.slots[id as usize]
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = None;
+        for &w in &members {
             cs.worker_ctxs[w].fetch_and(!(1 << id), Ordering::SeqCst);
         }
         cs.update_active();
-        self.ctx_policy(&ctx).workers_removed(&gone);
-        let queued = self.drain(&ctx);
-        self.push_into(id, &ctx, queued);
-        Ok(())
-    }
+        ctx
+    };
+    let left = drain(rt, &ctx);
+    rt.push_to_context(left);
+    ctx_policy(rt, &ctx).deinit();
+    Ok(())
+}
 
-    /// Sets the context that inherits `id`'s workers and tasks when `id` is deleted
-    /// (`starpu_sched_ctx_set_inheritor`).
-    pub fn set_context_inheritor(&self, id: u32, inheritor: u32) -> Result<()> {
-        let what = "setting a scheduling context's inheritor";
-        let ctx = self.contexts.existing(id, what)?;
-        self.contexts.existing(inheritor, what)?;
-        ctx.inheritor.store(inheritor, Ordering::SeqCst);
-        Ok(())
-    }
+pub(crate) fn add_context_workers(rt: &Runtime, id: u32, workers: &[usize]) -> Result<()> {
+    check_worker_list(rt, workers, "adding workers to a scheduling context")?;
+    let _g = rt.contexts.change.lock().unwrap_or_else(|e| e.into_inner());
+    rt.contexts
+        .existing(id, "adding workers to a scheduling context")?;
+    join(rt, id, workers);
+    Ok(())
+}
 
-    /// The context that inherits `id`, if one was set.
-    pub fn context_inheritor(&self, id: u32) -> Result<Option<u32>> {
-        let ctx = self.contexts.existing(id, "context_inheritor")?;
-        Ok(Some(ctx.inheritor.load(Ordering::SeqCst)).filter(|&i| i != NONE))
+fn join(rt: &Runtime, id: u32, workers: &[usize]) {
+    let cs = &rt.contexts;
+    let Some(ctx) = cs.get(id) else { return };
+    let before = ctx.members.fetch_or(bits(workers), Ordering::SeqCst);
+    let new = ids(bits(workers) & !before);
+    if new.is_empty() {
+        return;
     }
-
-    /// Wakes worker `w` if it sleeps (`starpu_wake_worker_*`); true if it did.
-    pub fn wake_worker(&self, w: usize) -> bool {
-        self.workers.get(w).is_some_and(|x| x.wake())
+    for &w in &new {
+        cs.priorities.joined(w, id);
+        cs.worker_ctxs[w].fetch_or(1 << id, Ordering::SeqCst);
     }
-
-    /// Whether context `id` exists.
-    pub fn context_exists(&self, id: u32) -> bool {
-        self.contexts.get(id).is_some()
+    cs.update_active();
+    let policy = ctx_policy(rt, &ctx);
+    policy.workers_added(&new);
+    let queued = drain(rt, &ctx);
+    push_into(rt, id, &ctx, queued);
+    for &w in &new {
+        rt.workers[w].wake();
     }
+}
 
-    /// The workers of context `id`, in increasing order.
-    pub fn context_workers(&self, id: u32) -> Result<Vec<usize>> {
-        let ctx = self.contexts.existing(id, "context_workers")?;
-        Ok(ids(ctx.members.load(Ordering::SeqCst)))
+pub(crate) fn remove_context_workers(rt: &Runtime, id: u32, workers: &[usize]) -> Result<()> {
+    let what = "removing workers from a scheduling context";
+    check_worker_list(rt, workers, what)?;
+    let cs = &rt.contexts;
+    let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
+    let ctx = cs.existing(id, what)?;
+    let before = ctx.members.fetch_and(!bits(workers), Ordering::SeqCst);
+    let gone = ids(bits(workers) & before);
+    if gone.is_empty() {
+        return Ok(());
     }
-
-    /// The contexts worker `w` belongs to, in increasing order.
-    pub fn worker_contexts(&self, w: usize) -> Vec<u32> {
-        let Some(m) = self.contexts.worker_ctxs.get(w) else {
-            return Vec::new();
-        };
-        let m = m.load(Ordering::SeqCst);
-        (0..MAX_CONTEXTS as u32)
-            .filter(|c| m & (1 << c) != 0)
-            .collect()
+    for &w in &gone {
+        cs.worker_ctxs[w].fetch_and(!(1 << id), Ordering::SeqCst);
     }
+    cs.update_active();
+    ctx_policy(rt, &ctx).workers_removed(&gone);
+    let queued = drain(rt, &ctx);
+    push_into(rt, id, &ctx, queued);
+    Ok(())
+}
 
-    /// The name of context `id`.
-    pub fn context_name(&self, id: u32) -> Result<String> {
-        Ok(self.contexts.existing(id, "context_name")?.name.clone())
+pub(crate) fn set_context_inheritor(rt: &Runtime, id: u32, inheritor: u32) -> Result<()> {
+    let what = "setting a scheduling context's inheritor";
+    let ctx = rt.contexts.existing(id, what)?;
+    rt.contexts.existing(inheritor, what)?;
+    ctx.inheritor.store(inheritor, Ordering::SeqCst);
+    Ok(())
+}
+
+pub(crate) fn context_inheritor(rt: &Runtime, id: u32) -> Result<Option<u32>> {
+    let ctx = rt.contexts.existing(id, "context_inheritor")?;
+    Ok(Some(ctx.inheritor.load(Ordering::SeqCst)).filter(|&i| i != NONE))
+}
+
+pub(crate) fn wake_worker(rt: &Runtime, w: usize) -> bool {
+    rt.workers.get(w).is_some_and(|x| x.wake())
+}
+
+pub(crate) fn context_exists(rt: &Runtime, id: u32) -> bool {
+    rt.contexts.get(id).is_some()
+}
+
+pub(crate) fn context_workers(rt: &Runtime, id: u32) -> Result<Vec<usize>> {
+    let ctx = rt.contexts.existing(id, "context_workers")?;
+    Ok(ids(ctx.members.load(Ordering::SeqCst)))
+}
+
+pub(crate) fn worker_contexts(rt: &Runtime, w: usize) -> Vec<u32> {
+    let Some(m) = rt.contexts.worker_ctxs.get(w) else {
+        return Vec::new();
+    };
+    let m = m.load(Ordering::SeqCst);
+    (0..MAX_CONTEXTS as u32)
+        .filter(|c| m & (1 << c) != 0)
+        .collect()
+}
+
+pub(crate) fn context_name(rt: &Runtime, id: u32) -> Result<String> {
+    Ok(rt.contexts.existing(id, "context_name")?.name.clone())
+}
+
+pub(crate) fn context_policy_name(rt: &Runtime, id: u32) -> Result<&'static str> {
+    let ctx = rt.contexts.existing(id, "context_policy_name")?;
+    Ok(ctx_policy(rt, &ctx).name())
+}
+
+pub(crate) fn with_context_policy<R>(
+    rt: &Runtime,
+    id: u32,
+    f: impl FnOnce(&dyn Policy) -> R,
+) -> Result<R> {
+    let ctx = rt.contexts.existing(id, "context policy")?;
+    Ok(f(ctx_policy(rt, &ctx)))
+}
+
+pub(crate) fn context_priority_range(rt: &Runtime, id: u32) -> Result<(i32, i32)> {
+    let ctx = rt.contexts.existing(id, "context_priority_range")?;
+    Ok((
+        ctx.min_priority.load(Ordering::SeqCst),
+        ctx.max_priority.load(Ordering::SeqCst),
+    ))
+}
+
+pub(crate) fn set_context_min_priority(rt: &Runtime, id: u32, prio: i32) -> Result<()> {
+    let ctx = rt.contexts.existing(id, "set_context_min_priority")?;
+    ctx.min_priority.store(prio, Ordering::SeqCst);
+    Ok(())
+}
+
+pub(crate) fn set_context_max_priority(rt: &Runtime, id: u32, prio: i32) -> Result<()> {
+    let ctx = rt.contexts.existing(id, "set_context_max_priority")?;
+    ctx.max_priority.store(prio, Ordering::SeqCst);
+    Ok(())
+}
+
+pub(crate) fn context_nready(rt: &Runtime, id: u32) -> Result<usize> {
+    let ctx = rt.contexts.existing(id, "context_nready")?;
+    Ok(ctx_policy(rt, &ctx).ntasks())
+}
+
+pub(crate) fn submission_context(rt: &Runtime, named: Option<u32>) -> Result<u32> {
+    if named.is_none() && !rt.contexts.is_active() {
+        return Ok(GLOBAL);
     }
+    Ok(rt.resolve_context(named)?.unwrap_or(GLOBAL))
+}
 
-    /// The name of the policy scheduling context `id`.
-    pub fn context_policy_name(&self, id: u32) -> Result<&'static str> {
-        let ctx = self.contexts.existing(id, "context_policy_name")?;
-        Ok(self.ctx_policy(&ctx).name())
+pub(crate) fn resolve_context(rt: &Runtime, named: Option<u32>) -> Result<Option<u32>> {
+    let id = named.or_else(current_context);
+    match id {
+        None | Some(GLOBAL) => Ok(id),
+        Some(c) if rt.contexts.get(c).is_some() => Ok(Some(c)),
+        Some(c) => Err(Error::invalid(format!(
+            "task submission: scheduling context {c} does not exist"
+        ))),
     }
+}
 
-    /// Runs `f` on the policy scheduling context `id`.
-    pub fn with_context_policy<R>(&self, id: u32, f: impl FnOnce(&dyn Policy) -> R) -> Result<R> {
-        let ctx = self.contexts.existing(id, "context policy")?;
-        Ok(f(self.ctx_policy(&ctx)))
-    }
-
-    /// Priority bounds of context `id` (`starpu_sched_ctx_get_{min,max}_priority`).
-    pub fn context_priority_range(&self, id: u32) -> Result<(i32, i32)> {
-        let ctx = self.contexts.existing(id, "context_priority_range")?;
-        Ok((
-            ctx.min_priority.load(Ordering::SeqCst),
-            ctx.max_priority.load(Ordering::SeqCst),
-        ))
-    }
-
-    /// Sets the lowest priority of context `id` (`starpu_sched_ctx_set_min_priority`).
-    pub fn set_context_min_priority(&self, id: u32, prio: i32) -> Result<()> {
-        let ctx = self.contexts.existing(id, "set_context_min_priority")?;
-        ctx.min_priority.store(prio, Ordering::SeqCst);
-        Ok(())
-    }
-
-    /// Sets the highest priority of context `id` (`starpu_sched_ctx_set_max_priority`).
-    pub fn set_context_max_priority(&self, id: u32, prio: i32) -> Result<()> {
-        let ctx = self.contexts.existing(id, "set_context_max_priority")?;
-        ctx.max_priority.store(prio, Ordering::SeqCst);
-        Ok(())
-    }
-
-    /// Tasks queued in context `id`'s policy.
-    pub fn context_nready(&self, id: u32) -> Result<usize> {
-        let ctx = self.contexts.existing(id, "context_nready")?;
-        Ok(self.ctx_policy(&ctx).ntasks())
-    }
-
-    /// The context a task naming `named` (or none) is submitted to: `named`, else the
-    /// submitting thread's current context, else the global one. Faces that show it to
-    /// programs (C's `task->sched_ctx`, which StarPU fills in) ask before submitting.
-    pub fn submission_context(&self, named: Option<u32>) -> Result<u32> {
-        if named.is_none() && !self.contexts.is_active() {
-            return Ok(GLOBAL);
+fn drain(rt: &Runtime, ctx: &Context) -> Vec<TaskRef> {
+    let policy = ctx_policy(rt, ctx);
+    let mut out = Vec::new();
+    for w in 0..rt.workers.len() {
+        while let Some(t) = policy.pop(w, &|_| true) {
+            out.push(t);
         }
-        Ok(self.resolve_context(named)?.unwrap_or(GLOBAL))
     }
+    out
+}
 
-    pub(crate) fn resolve_context(&self, named: Option<u32>) -> Result<Option<u32>> {
-        let id = named.or_else(current_context);
-        match id {
-            None | Some(GLOBAL) => Ok(id),
-            Some(c) if self.contexts.get(c).is_some() => Ok(Some(c)),
-            Some(c) => Err(Error::invalid(format!(
-                "task submission: scheduling context {c} does not exist"
-            ))),
-        }
+fn push_into(rt: &Runtime, id: u32, ctx: &Context, tasks: Vec<TaskRef>) {
+    if tasks.is_empty() {
+        return;
     }
+    let members = schedulable(rt, ctx);
+    let view = ContextView { rt, members };
+    let policy = ctx_policy(rt, ctx);
+    let from = crate::worker::current_worker_id();
+    let _ = id;
+    for t in tasks {
+        let target = policy.push(t, from, &view);
+        wake_in(rt, members, target);
+    }
+}
 
-    /// Takes every task queued in `ctx`'s policy out of it.
-    fn drain(&self, ctx: &Context) -> Vec<TaskRef> {
-        let policy = self.ctx_policy(ctx);
-        let mut out = Vec::new();
-        for w in 0..self.workers.len() {
-            while let Some(t) = policy.pop(w, &|_| true) {
-                out.push(t);
+pub(crate) fn push_to_context(rt: &Runtime, tasks: Vec<TaskRef>) {
+    let cs = &rt.contexts;
+    for t in tasks {
+        let mut id = t.spec().and_then(|s| s.sched_ctx).unwrap_or(GLOBAL);
+        // A deleted context's tasks go to its heir (which may be deleted too).
+        for _ in 0..MAX_CONTEXTS {
+            let guard = cs.slots[id as usize]
+                .read()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(ctx) = guard.as_ref() {
+                let members = schedulable(rt, ctx);
+                let view = ContextView { rt, members };
+                let from = crate::worker::current_worker_id();
+                let target = ctx_policy(rt, ctx).push(t, from, &view);
+                drop(guard);
+                wake_in(rt, members, target);
+                break;
             }
-        }
-        out
-    }
-
-    /// Pushes `tasks` (all for context `id`) to its policy and wakes its workers.
-    fn push_into(&self, id: u32, ctx: &Context, tasks: Vec<TaskRef>) {
-        if tasks.is_empty() {
-            return;
-        }
-        let members = self.schedulable(ctx);
-        let view = ContextView { rt: self, members };
-        let policy = self.ctx_policy(ctx);
-        let from = crate::worker::current_worker_id();
-        let _ = id;
-        for t in tasks {
-            let target = policy.push(t, from, &view);
-            self.wake_in(members, target);
-        }
-    }
-
-    /// The contexts' share of `Runtime::schedule`: each task goes to its context's policy
-    /// (or the heir of its deleted context), and a worker of that context is woken.
-    pub(crate) fn push_to_context(&self, tasks: Vec<TaskRef>) {
-        let cs = &self.contexts;
-        for t in tasks {
-            let mut id = t.spec().and_then(|s| s.sched_ctx).unwrap_or(GLOBAL);
-            // A deleted context's tasks go to its heir (which may be deleted too).
-            for _ in 0..MAX_CONTEXTS {
-                let guard = cs.slots[id as usize]
-                    .read()
-                    .unwrap_or_else(|e| e.into_inner());
-                if let Some(ctx) = guard.as_ref() {
-                    let members = self.schedulable(ctx);
-                    let view = ContextView { rt: self, members };
-                    let from = crate::worker::current_worker_id();
-                    let target = self.ctx_policy(ctx).push(t, from, &view);
-                    drop(guard);
-                    self.wake_in(members, target);
-                    break;
-                }
-                let next = cs.redirect[id as usize].load(Ordering::SeqCst);
-                id = if next == NONE { GLOBAL } else { next };
-                if id == GLOBAL && cs.get(GLOBAL).is_none() {
-                    break;
-                }
-            }
-        }
-    }
-
-    /// Wakes `target` if it is a member and sleeps, else a sleeping member.
-    fn wake_in(&self, members: u64, target: Option<usize>) {
-        fence(Ordering::SeqCst);
-        if self.nsleeping.load(Ordering::SeqCst) == 0 {
-            return;
-        }
-        if let Some(t) = target.filter(|&t| members & (1u64 << t) != 0) {
-            if self.workers[t].wake() {
-                return;
-            }
-        }
-        for w in ids(members) {
-            if w < self.workers.len() && self.workers[w].wake() {
-                return;
-            }
-        }
-    }
-
-    /// The next task for worker `w` from its contexts, global first.
-    pub(crate) fn pop_from_contexts(&self, w: usize) -> Option<TaskRef> {
-        let cs = &self.contexts;
-        if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
-            return None;
-        }
-        let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
-        let can_run = |t: &Task| self.choose_impl(t, w).is_some();
-        let (order, n) = cs.priorities.order(w, mask);
-        for &c in &order[..n] {
-            let Some(ctx) = cs.get(c as u32) else {
-                continue;
-            };
-            if ctx.runners() & (1u64 << w) == 0 {
-                continue;
-            }
-            if let Some(t) = self.ctx_policy(&ctx).pop_in(w, &can_run, self) {
-                return Some(t);
-            }
-        }
-        None
-    }
-
-    /// Whether worker `w` may find work in one of its contexts.
-    pub(crate) fn contexts_have_work(&self, w: usize) -> bool {
-        let cs = &self.contexts;
-        if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
-            return false;
-        }
-        let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
-        (0..MAX_CONTEXTS).any(|c| {
-            mask & (1 << c) != 0
-                && cs.get(c as u32).is_some_and(|ctx| {
-                    ctx.runners() & (1u64 << w) != 0 && self.ctx_policy(&ctx).has_work(w)
-                })
-        })
-    }
-
-    /// Tasks queued in contexts other than the global one.
-    pub(crate) fn contexts_ntasks(&self) -> usize {
-        (1..MAX_CONTEXTS as u32)
-            .filter_map(|c| self.contexts.get(c))
-            .map(|ctx| self.ctx_policy(&ctx).ntasks())
-            .sum()
-    }
-
-    /// The policy of the context `task` was pushed to, for the hooks around its
-    /// execution (`pre_exec_hook`, `post_exec_hook`).
-    pub(crate) fn with_task_policy(&self, task: &Task, f: impl FnOnce(&dyn Policy)) {
-        match task
-            .spec()
-            .and_then(|s| s.sched_ctx)
-            .filter(|&c| c != GLOBAL)
-        {
-            None => f(&*self.policy),
-            Some(c) => {
-                if let Some(ctx) = self.contexts.get(c) {
-                    f(self.ctx_policy(&ctx))
-                }
-            }
-        }
-    }
-
-    /// Tells every context's policy that the runtime stops (after the last task).
-    pub(crate) fn deinit_policies(&self) {
-        for c in 0..MAX_CONTEXTS as u32 {
-            if let Some(ctx) = self.contexts.get(c) {
-                self.ctx_policy(&ctx).deinit();
+            let next = cs.redirect[id as usize].load(Ordering::SeqCst);
+            id = if next == NONE { GLOBAL } else { next };
+            if id == GLOBAL && cs.get(GLOBAL).is_none() {
+                break;
             }
         }
     }
 }
 
-/// Reservations and the calls that hand a context's CPUs to application threads
-/// (`starpu_sched_ctx_exec_parallel_code`, `_get_available_cpuids`,
-/// `_bind_current_thread_to_cpuid`). A reserved worker takes no task from any context
-/// (StarPU's workers "blocked in parallel") until every holder releases it; policies do
-/// not choose it meanwhile.
-impl Runtime {
-    /// The workers a push to `ctx` may target: its runners that are not reserved.
-    fn schedulable(&self, ctx: &Context) -> u64 {
-        ctx.runners() & !self.contexts.reserved.load(Ordering::SeqCst)
+fn wake_in(rt: &Runtime, members: u64, target: Option<usize>) {
+    fence(Ordering::SeqCst);
+    if rt.nsleeping.load(Ordering::SeqCst) == 0 {
+        return;
     }
-
-    /// Reserves `workers` (each hold is counted: a worker is free once every holder
-    /// released it).
-    pub(crate) fn reserve_workers(&self, workers: &[usize]) {
-        let cs = &self.contexts;
-        for &w in workers {
-            if cs.holds[w].fetch_add(1, Ordering::SeqCst) == 0 {
-                cs.reserved.fetch_or(1u64 << w, Ordering::SeqCst);
-            }
-        }
-        cs.update_active();
-    }
-
-    /// Releases one hold on each of `workers` and wakes those that became free.
-    pub(crate) fn release_workers(&self, workers: &[usize]) {
-        let cs = &self.contexts;
-        for &w in workers {
-            let prev = cs.holds[w]
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| h.checked_sub(1))
-                .unwrap_or(0);
-            if prev == 1 {
-                cs.reserved.fetch_and(!(1u64 << w), Ordering::SeqCst);
-            }
-        }
-        cs.update_active();
-        for &w in workers {
-            self.workers[w].wake();
+    if let Some(t) = target.filter(|&t| members & (1u64 << t) != 0) {
+        if rt.workers[t].wake() {
+            return;
         }
     }
-
-    /// Whether worker `w` is reserved (by a parallel worker or parallel code).
-    pub fn worker_reserved(&self, w: usize) -> bool {
-        self.contexts.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0
-    }
-
-    /// Waits until each of `workers` has finished the task it was running: a reserved
-    /// worker goes to sleep once it has nothing left to run.
-    fn wait_idle(&self, workers: &[usize]) {
-        let mut left: Vec<usize> = workers.to_vec();
-        while !left.is_empty() && !self.is_stopping() {
-            left.retain(|&w| !self.workers[w].sleeping.load(Ordering::SeqCst));
-            if !left.is_empty() {
-                std::thread::sleep(std::time::Duration::from_micros(50));
-            }
+    for w in ids(members) {
+        if w < rt.workers.len() && rt.workers[w].wake() {
+            return;
         }
     }
+}
 
-    /// The first worker of context `id`, which runs its tasks when it is master-only
-    /// (StarPU's `main_master`); `None` for a context scheduled over all its workers.
-    pub fn context_master(&self, id: u32) -> Result<Option<usize>> {
-        let ctx = self.contexts.existing(id, "context_master")?;
-        Ok(Some(ctx.runners())
-            .filter(|_| ctx.master_only)
-            .and_then(|m| ids(m).first().copied()))
+pub(crate) fn pop_from_contexts(rt: &Runtime, w: usize) -> Option<TaskRef> {
+    let cs = &rt.contexts;
+    if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
+        return None;
     }
-
-    /// The master-only context whose master is worker `w` (the parallel worker it runs
-    /// tasks for), if any.
-    pub fn master_context_of(&self, w: usize) -> Option<u32> {
-        (1..MAX_CONTEXTS as u32).find(|&c| {
-            self.contexts
-                .get(c)
-                .is_some_and(|ctx| ctx.master_only && ctx.runners() == 1u64 << w)
-        })
-    }
-
-    /// Whether worker `w` is a member, other than the master, of a master-only context
-    /// (StarPU's "slave somewhere"): it runs no task of that context itself and is there
-    /// for the threads the master's kernels start.
-    pub fn worker_is_subordinate(&self, w: usize) -> bool {
-        let bit = 1u64 << w;
-        (1..MAX_CONTEXTS as u32).any(|c| {
-            self.contexts.get(c).is_some_and(|ctx| {
-                ctx.master_only
-                    && ctx.members.load(Ordering::SeqCst) & bit != 0
-                    && ctx.runners() & bit == 0
-            })
-        })
-    }
-
-    /// The context `id` is nested in, if any (a parallel worker's machine context).
-    pub fn context_nested_in(&self, id: u32) -> Result<Option<u32>> {
-        let ctx = self.contexts.existing(id, "context_nested_in")?;
-        Ok(Some(ctx.nested_in.load(Ordering::SeqCst)).filter(|&n| n != NONE))
-    }
-
-    /// Nests context `id` in `parent` (see [`ContextOptions::nested_in`]).
-    pub fn set_context_nesting(&self, id: u32, parent: u32) -> Result<()> {
-        let what = "nesting a scheduling context";
-        let ctx = self.contexts.existing(id, what)?;
-        self.contexts.existing(parent, what)?;
-        ctx.nested_in.store(parent, Ordering::SeqCst);
-        Ok(())
-    }
-
-    /// The logical CPU of worker `w`: the one it is bound to, else the one the binding
-    /// would have given it.
-    pub fn worker_cpuid(&self, w: usize) -> usize {
-        let n = self.topology.ncores().max(1);
-        self.workers[w]
-            .cpu
-            .unwrap_or_else(|| self.topology.core_cpus.get(w % n).copied().unwrap_or(w))
-    }
-
-    /// The CPUs of context `id` the calling thread may use
-    /// (`starpu_sched_ctx_get_available_cpuids`), as StarPU answers: every member's CPU
-    /// to a thread that is not a worker and to the context's master; a worker of the
-    /// context that is not its master gets its own CPU; any other worker none. A master
-    /// of a parallel worker nested in `id` gets its parallel worker's CPUs (it runs the
-    /// machine context's tasks on behalf of its group).
-    pub fn available_cpuids(&self, id: u32) -> Result<Vec<usize>> {
-        let ctx = self
-            .contexts
-            .existing(id, "starpu_sched_ctx_get_available_cpuids")?;
-        let members = ids(ctx.members.load(Ordering::SeqCst));
-        let me = crate::worker::current_worker_id().filter(|&w| w < self.workers.len());
-        let Some(me) = me else {
-            return Ok(members.iter().map(|&w| self.worker_cpuid(w)).collect());
+    let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
+    let can_run = |t: &Task| rt.choose_impl(t, w).is_some();
+    let (order, n) = cs.priorities.order(w, mask);
+    for &c in &order[..n] {
+        let Some(ctx) = cs.get(c as u32) else {
+            continue;
         };
-        for c in 1..MAX_CONTEXTS as u32 {
-            let Some(inner) = self.contexts.get(c) else {
-                continue;
-            };
-            if inner.master_only
-                && inner.nested_in.load(Ordering::SeqCst) == id
-                && inner.runners() == 1u64 << me
-            {
-                let all = ids(inner.members.load(Ordering::SeqCst));
-                return Ok(all.iter().map(|&w| self.worker_cpuid(w)).collect());
+        if ctx.runners() & (1u64 << w) == 0 {
+            continue;
+        }
+        if let Some(t) = ctx_policy(rt, &ctx).pop_in(w, &can_run, rt) {
+            return Some(t);
+        }
+    }
+    None
+}
+
+pub(crate) fn contexts_have_work(rt: &Runtime, w: usize) -> bool {
+    let cs = &rt.contexts;
+    if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
+        return false;
+    }
+    let mask = cs.worker_ctxs[w].load(Ordering::SeqCst);
+    (0..MAX_CONTEXTS).any(|c| {
+        mask & (1 << c) != 0
+            && cs.get(c as u32).is_some_and(|ctx| {
+                ctx.runners() & (1u64 << w) != 0 && ctx_policy(rt, &ctx).has_work(w)
+            })
+    })
+}
+
+pub(crate) fn contexts_ntasks(rt: &Runtime) -> usize {
+    (1..MAX_CONTEXTS as u32)
+        .filter_map(|c| rt.contexts.get(c))
+        .map(|ctx| ctx_policy(rt, &ctx).ntasks())
+        .sum()
+}
+
+pub(crate) fn with_task_policy(rt: &Runtime, task: &Task, f: impl FnOnce(&dyn Policy)) {
+    match task
+        .spec()
+        .and_then(|s| s.sched_ctx)
+        .filter(|&c| c != GLOBAL)
+    {
+        None => f(&*rt.policy),
+        Some(c) => {
+            if let Some(ctx) = rt.contexts.get(c) {
+                f(ctx_policy(rt, &ctx))
             }
         }
-        if ctx.master_only && ctx.runners() == 1u64 << me {
-            return Ok(members.iter().map(|&w| self.worker_cpuid(w)).collect());
-        }
-        Ok(members
-            .iter()
-            .filter(|&&w| w == me)
-            .map(|&w| self.worker_cpuid(w))
-            .collect())
     }
+}
 
-    /// Binds the calling thread to logical CPU `cpuid`
-    /// (`starpu_sched_ctx_bind_current_thread_to_cpuid`).
-    pub fn bind_current_thread_to_cpuid(&self, cpuid: usize) -> Result<()> {
-        let online = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let known = self.topology.core_cpus.contains(&cpuid) || cpuid < online;
-        if !known {
-            return Err(Error::invalid(format!(
-                "binding a thread: CPU {cpuid} does not exist (the machine has {online})"
-            )));
+pub(crate) fn deinit_policies(rt: &Runtime) {
+    for c in 0..MAX_CONTEXTS as u32 {
+        if let Some(ctx) = rt.contexts.get(c) {
+            ctx_policy(rt, &ctx).deinit();
         }
-        self.topology.bind_current_thread(cpuid)
     }
+}
 
-    /// Runs `f` while context `id`'s workers are reserved
-    /// (`starpu_sched_ctx_exec_parallel_code`): each finishes its current task and takes
-    /// no other until `f` returns, so `f` may spread threads over their CPUs
-    /// ([`Runtime::available_cpuids`]). The calling thread, when it is one of them, is
-    /// not waited for.
-    pub fn exec_parallel_code<R>(&self, id: u32, f: impl FnOnce() -> R) -> Result<R> {
-        let ctx = self
-            .contexts
-            .existing(id, "starpu_sched_ctx_exec_parallel_code")?;
-        let me = crate::worker::current_worker_id();
-        let workers: Vec<usize> = ids(ctx.members.load(Ordering::SeqCst))
-            .into_iter()
-            .filter(|&w| Some(w) != me)
-            .collect();
-        drop(ctx);
-        self.reserve_workers(&workers);
-        struct Release<'a>(&'a Runtime, Vec<usize>);
-        impl Drop for Release<'_> {
-            fn drop(&mut self) {
-                self.0.release_workers(&self.1);
-            }
+fn schedulable(rt: &Runtime, ctx: &Context) -> u64 {
+    ctx.runners() & !rt.contexts.reserved.load(Ordering::SeqCst)
+}
+
+pub(crate) fn reserve_workers(rt: &Runtime, workers: &[usize]) {
+    let cs = &rt.contexts;
+    for &w in workers {
+        if cs.holds[w].fetch_add(1, Ordering::SeqCst) == 0 {
+            cs.reserved.fetch_or(1u64 << w, Ordering::SeqCst);
         }
-        let _release = Release(self, workers.clone());
-        self.wait_idle(&workers);
-        Ok(f())
     }
+    cs.update_active();
+}
+
+pub(crate) fn release_workers(rt: &Runtime, workers: &[usize]) {
+    let cs = &rt.contexts;
+    for &w in workers {
+        let prev = cs.holds[w]
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| h.checked_sub(1))
+            .unwrap_or(0);
+        if prev == 1 {
+            cs.reserved.fetch_and(!(1u64 << w), Ordering::SeqCst);
+        }
+    }
+    cs.update_active();
+    for &w in workers {
+        rt.workers[w].wake();
+    }
+}
+
+pub(crate) fn worker_reserved(rt: &Runtime, w: usize) -> bool {
+    rt.contexts.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0
+}
+
+fn wait_idle(rt: &Runtime, workers: &[usize]) {
+    let mut left: Vec<usize> = workers.to_vec();
+    while !left.is_empty() && !rt.is_stopping() {
+        left.retain(|&w| !rt.workers[w].sleeping.load(Ordering::SeqCst));
+        if !left.is_empty() {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+    }
+}
+
+pub(crate) fn context_master(rt: &Runtime, id: u32) -> Result<Option<usize>> {
+    let ctx = rt.contexts.existing(id, "context_master")?;
+    Ok(Some(ctx.runners())
+        .filter(|_| ctx.master_only)
+        .and_then(|m| ids(m).first().copied()))
+}
+
+pub(crate) fn master_context_of(rt: &Runtime, w: usize) -> Option<u32> {
+    (1..MAX_CONTEXTS as u32).find(|&c| {
+        rt.contexts
+            .get(c)
+            .is_some_and(|ctx| ctx.master_only && ctx.runners() == 1u64 << w)
+    })
+}
+
+pub(crate) fn worker_is_subordinate(rt: &Runtime, w: usize) -> bool {
+    let bit = 1u64 << w;
+    (1..MAX_CONTEXTS as u32).any(|c| {
+        rt.contexts.get(c).is_some_and(|ctx| {
+            ctx.master_only
+                && ctx.members.load(Ordering::SeqCst) & bit != 0
+                && ctx.runners() & bit == 0
+        })
+    })
+}
+
+pub(crate) fn context_nested_in(rt: &Runtime, id: u32) -> Result<Option<u32>> {
+    let ctx = rt.contexts.existing(id, "context_nested_in")?;
+    Ok(Some(ctx.nested_in.load(Ordering::SeqCst)).filter(|&n| n != NONE))
+}
+
+pub(crate) fn set_context_nesting(rt: &Runtime, id: u32, parent: u32) -> Result<()> {
+    let what = "nesting a scheduling context";
+    let ctx = rt.contexts.existing(id, what)?;
+    rt.contexts.existing(parent, what)?;
+    ctx.nested_in.store(parent, Ordering::SeqCst);
+    Ok(())
+}
+
+pub(crate) fn worker_cpuid(rt: &Runtime, w: usize) -> usize {
+    let n = rt.topology.ncores().max(1);
+    rt.workers[w]
+        .cpu
+        .unwrap_or_else(|| rt.topology.core_cpus.get(w % n).copied().unwrap_or(w))
+}
+
+pub(crate) fn available_cpuids(rt: &Runtime, id: u32) -> Result<Vec<usize>> {
+    let ctx = rt
+        .contexts
+        .existing(id, "starpu_sched_ctx_get_available_cpuids")?;
+    let members = ids(ctx.members.load(Ordering::SeqCst));
+    let me = crate::worker::current_worker_id().filter(|&w| w < rt.workers.len());
+    let Some(me) = me else {
+        return Ok(members.iter().map(|&w| rt.worker_cpuid(w)).collect());
+    };
+    for c in 1..MAX_CONTEXTS as u32 {
+        let Some(inner) = rt.contexts.get(c) else {
+            continue;
+        };
+        if inner.master_only
+            && inner.nested_in.load(Ordering::SeqCst) == id
+            && inner.runners() == 1u64 << me
+        {
+            let all = ids(inner.members.load(Ordering::SeqCst));
+            return Ok(all.iter().map(|&w| rt.worker_cpuid(w)).collect());
+        }
+    }
+    if ctx.master_only && ctx.runners() == 1u64 << me {
+        return Ok(members.iter().map(|&w| rt.worker_cpuid(w)).collect());
+    }
+    Ok(members
+        .iter()
+        .filter(|&&w| w == me)
+        .map(|&w| rt.worker_cpuid(w))
+        .collect())
+}
+
+pub(crate) fn bind_current_thread_to_cpuid(rt: &Runtime, cpuid: usize) -> Result<()> {
+    let online = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let known = rt.topology.core_cpus.contains(&cpuid) || cpuid < online;
+    if !known {
+        return Err(Error::invalid(format!(
+            "binding a thread: CPU {cpuid} does not exist (the machine has {online})"
+        )));
+    }
+    rt.topology.bind_current_thread(cpuid)
+}
+
+pub(crate) fn exec_parallel_code<R>(rt: &Runtime, id: u32, f: impl FnOnce() -> R) -> Result<R> {
+    let ctx = rt
+        .contexts
+        .existing(id, "starpu_sched_ctx_exec_parallel_code")?;
+    let me = crate::worker::current_worker_id();
+    let workers: Vec<usize> = ids(ctx.members.load(Ordering::SeqCst))
+        .into_iter()
+        .filter(|&w| Some(w) != me)
+        .collect();
+    drop(ctx);
+    rt.reserve_workers(&workers);
+    struct Release<'a>(&'a Runtime, Vec<usize>);
+    impl Drop for Release<'_> {
+        fn drop(&mut self) {
+            self.0.release_workers(&self.1);
+        }
+    }
+    let _release = Release(rt, workers.clone());
+    wait_idle(rt, &workers);
+    Ok(f())
 }

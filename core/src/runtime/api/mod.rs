@@ -2,8 +2,11 @@
 //! the one module that knows every subsystem, so an operation that crosses them (an
 //! acquisition is a task on data; unregistering waits for tasks) is composed here.
 
+mod contexts;
+mod counters;
 mod data;
 mod heteroprio;
+mod knobs;
 mod parallel;
 mod profiling;
 mod stats;

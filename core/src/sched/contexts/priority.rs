@@ -68,36 +68,34 @@ impl Contexts {
     }
 }
 
-impl Runtime {
-    /// Sets the priority of context `id` for each of `workers`
-    /// (`starpu_sched_ctx_set_priority`): each looks for work in its contexts from the
-    /// highest priority down. Ids of combined workers are passed over, as StarPU does;
-    /// a worker that is not in the context is an error, and nothing changes then.
-    pub fn set_context_worker_priority(&self, id: u32, workers: &[usize], prio: u32) -> Result<()> {
-        let what = "setting a worker's priority in a scheduling context";
-        let cs = &self.contexts;
-        let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
-        let basic: Vec<usize> = workers
-            .iter()
-            .copied()
-            .filter(|&w| w < cs.nworkers)
-            .collect();
-        for &w in &basic {
-            cs.check_member(w, id, what)?;
-        }
-        for &w in &basic {
-            cs.priorities.prio[w][id as usize].store(prio, Ordering::SeqCst);
-        }
-        if prio != 0 {
-            cs.priorities.used.store(true, Ordering::SeqCst);
-        }
-        Ok(())
+pub(crate) fn set_context_worker_priority(
+    rt: &Runtime,
+    id: u32,
+    workers: &[usize],
+    prio: u32,
+) -> Result<()> {
+    let what = "setting a worker's priority in a scheduling context";
+    let cs = &rt.contexts;
+    let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
+    let basic: Vec<usize> = workers
+        .iter()
+        .copied()
+        .filter(|&w| w < cs.nworkers)
+        .collect();
+    for &w in &basic {
+        cs.check_member(w, id, what)?;
     }
+    for &w in &basic {
+        cs.priorities.prio[w][id as usize].store(prio, Ordering::SeqCst);
+    }
+    if prio != 0 {
+        cs.priorities.used.store(true, Ordering::SeqCst);
+    }
+    Ok(())
+}
 
-    /// Worker `w`'s priority in context `id` (`starpu_sched_ctx_get_priority`).
-    pub fn context_worker_priority(&self, w: usize, id: u32) -> Result<u32> {
-        let cs = &self.contexts;
-        cs.check_member(w, id, "a worker's priority in a scheduling context")?;
-        Ok(cs.priorities.prio[w][id as usize].load(Ordering::SeqCst))
-    }
+pub(crate) fn context_worker_priority(rt: &Runtime, w: usize, id: u32) -> Result<u32> {
+    let cs = &rt.contexts;
+    cs.check_member(w, id, "a worker's priority in a scheduling context")?;
+    Ok(cs.priorities.prio[w][id as usize].load(Ordering::SeqCst))
 }
