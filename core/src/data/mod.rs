@@ -39,3 +39,6 @@ pub enum AcquireNode {
     /// Ordering only: no replica is brought anywhere (`STARPU_ACQUIRE_NO_NODE`).
     None,
 }
+
+#[cfg(test)]
+mod tests;

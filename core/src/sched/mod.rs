@@ -326,3 +326,6 @@ pub fn create(name: &str, workers: &[Worker]) -> Result<Box<dyn Policy>> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests;
