@@ -41,10 +41,9 @@ const KNOWN: &[(&str, &str)] = &[
     ("config", "trace"),
     // Performance counters sample the runtime's workers and counters.
     ("counters", "runtime"),
-    // Data management still builds and holds tasks: implicit dependencies and commute
-    // gates hold `TaskRef`s; reductions and partition switching make and submit tasks
-    // (their place is the task layer).
-    ("data", "runtime"),
+    // Handles still hold tasks and codelets: implicit dependencies, commute gates and
+    // acquisitions hold `TaskRef`s, reduction methods are codelets, and a contribution's
+    // initialisation runs its codelet inline (`task::reduction::run_inline`).
     ("data", "task"),
     // The performance-model layer reads tasks (footprints, per-task records).
     ("perfmodel", "data"),

@@ -1,5 +1,7 @@
-//! Data management: registered handles, their replicas, implicit dependencies,
-//! acquisition by the application, partitioning.
+//! Data management: registered handles, their replicas and interfaces, implicit
+//! dependencies, filters and partition plans. What the application does with data
+//! through the runtime (registration, acquisition, partitioning) is in
+//! `runtime/api/data/`; switching partitions and reductions are tasks (`task/`).
 
 mod access;
 mod coherency;
@@ -25,7 +27,6 @@ pub use element::{ElemKind, Element};
 pub(crate) use handle::hstate;
 pub use handle::{DataHandle, Origin};
 pub use pack::Run;
-pub(crate) use partition::before_submit;
 pub use partition::{sub_data, Filter, SwitchOptions};
 pub use prefetch::NodeStatus;
 pub use redux::ReductionMethods;

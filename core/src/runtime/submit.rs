@@ -34,7 +34,7 @@ impl Runtime {
         let synchronous = spec.synchronous;
         // Partition plans: the views of this task's data are switched first, and the plan
         // lock is held until its accesses are ordered (data/partition/implicit.rs).
-        let plans = crate::data::before_submit(self, &spec);
+        let plans = crate::task::partition::before_submit(self, &spec);
         // `admit` made this thread the one that submits `task`: the cell is empty.
         let (ctx, acquisition) = (spec.sched_ctx, matches!(spec.kind, TaskKind::Acquire(_)));
         task.install_spec(spec);
@@ -252,7 +252,7 @@ impl Runtime {
                 .fold(AccessMode::NONE, |m, b| m | b.mode);
             let mut deps = a.handle.0.deps.lock().unwrap_or_else(|e| e.into_inner());
             deps.register(task, mode, &mut |members| {
-                crate::data::redux::reduce(self, &a.handle, members, &mut reductions)
+                crate::task::reduction::reduce(self, &a.handle, members, &mut reductions)
             });
             let plain_writer = mode.writes() && !mode.is_commute() && !mode.is_redux();
             let hint = if plain_writer { task.id() } else { 0 };

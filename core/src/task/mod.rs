@@ -17,6 +17,8 @@ mod graph;
 pub(crate) mod graveyard;
 mod hooks;
 pub mod kernel;
+pub(crate) mod partition;
+pub(crate) mod reduction;
 pub(crate) mod registry;
 mod slot;
 mod spec_cell;

@@ -15,11 +15,8 @@
 
 mod children;
 pub(crate) use children::{check_filter, main_node, make_children};
-mod implicit;
 pub(crate) mod plan;
-pub(crate) mod switch;
 
-pub(crate) use implicit::{before_submit, before_unregister};
 pub(crate) use plan::PlanLinks;
 pub use plan::SwitchOptions;
 

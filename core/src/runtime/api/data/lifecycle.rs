@@ -24,7 +24,7 @@ impl Runtime {
     ) -> Result<Option<Box<dyn Any + Send + Sync>>> {
         self.check_may_block("unregistration")?;
         check_unregistrable(h)?;
-        crate::data::partition::before_unregister(self, h)?;
+        crate::task::partition::before_unregister(self, h)?;
         wait_idle(self, h);
         Ok(finish_unregister(h, coherent))
     }
@@ -33,7 +33,7 @@ impl Runtime {
     /// (`starpu_data_unregister_submit`). The handle may not be used afterwards.
     pub fn unregister_submit(self: &Arc<Self>, h: &DataHandle) -> Result<()> {
         check_unregistrable(h)?;
-        crate::data::partition::before_unregister(self, h)?;
+        crate::task::partition::before_unregister(self, h)?;
         let target = h.clone();
         let rt = self.clone();
         self.acquire_cb(

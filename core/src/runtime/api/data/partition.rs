@@ -5,13 +5,13 @@
 use super::acquire::wait_idle;
 use crate::data::hstate;
 use crate::data::partition::plan::{active, links, member_plan, Active, Plan};
-use crate::data::partition::switch::Switcher;
 use crate::data::partition::{check_filter, main_node, make_children};
 use crate::data::{registry, DataHandle};
 use crate::data::{AccessMode, Filter, SwitchOptions};
 use crate::error::{Error, Result};
 use crate::memory::NodeId;
 use crate::runtime::Runtime;
+use crate::task::partition::Switcher;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 

@@ -1,8 +1,8 @@
 //! Reductions: closing a reduction group makes its reduction tasks.
 
-use crate::data::redux::reduce;
 use crate::data::DataHandle;
 use crate::runtime::Runtime;
+use crate::task::reduction::reduce;
 use crate::task::ReadyList;
 
 impl Runtime {

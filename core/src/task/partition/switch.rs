@@ -13,8 +13,8 @@
 //! are ready at once are scheduled only after the lock is released: scheduling may run
 //! application code (prologue callbacks), which may submit tasks in turn.
 
-use super::plan::{active, links, links_if_any, Active, Plan, SwitchOptions};
-use crate::data::handle::hstate;
+use crate::data::hstate;
+use crate::data::partition::plan::{active, links, links_if_any, Active, Plan, SwitchOptions};
 use crate::data::{registry, AccessMode, DataHandle};
 use crate::error::{Error, Result};
 use crate::memory::NodeId;

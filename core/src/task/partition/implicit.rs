@@ -5,8 +5,8 @@
 //! back (only the read-write ones for a read: reads at every level may run concurrently).
 //! This goes up and down the tree of nested plans.
 
-use super::plan::{active, links, links_if_any, member_plan, Active};
 use super::switch::Switcher;
+use crate::data::partition::plan::{active, links, links_if_any, member_plan, Active};
 use crate::data::{AccessMode, DataHandle};
 use crate::error::{Error, Result};
 use crate::runtime::Runtime;
