@@ -88,7 +88,7 @@ pub struct Config {
     pub trace: bool,
     /// Where the trace goes at shutdown (`STARPU_FXT_PREFIX`, `STARPU_FXT_SUFFIX`,
     /// `STARPU_GENERATE_TRACE`, `STARPU_GENERATE_TRACE_OPTIONS`).
-    pub trace_output: crate::trace::TraceOutput,
+    pub trace_output: TraceOutput,
     /// Print the data each memory node holds at shutdown (`STARPU_MEMORY_STATS`).
     pub memory_stats: bool,
 }
@@ -329,6 +329,34 @@ fn watchdog_from_env() -> Result<Option<WatchdogConfig>> {
         crash: env_flag("STARPU_WATCHDOG_CRASH")?.unwrap_or(false),
         delay: std::time::Duration::from_micros(us("STARPU_WATCHDOG_DELAY")?),
     }))
+}
+
+/// Where the trace goes and what is made of it at shutdown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TraceOutput {
+    /// `STARPU_FXT_PREFIX`: the folder of the raw file (else `/tmp`) and of the generated
+    /// files (else the working folder).
+    pub dir: Option<PathBuf>,
+    /// `STARPU_FXT_SUFFIX`: the raw file's name, before `_<rank>` (else `prof_file_<USER>`).
+    pub suffix: Option<String>,
+    /// `STARPU_GENERATE_TRACE=1`: write the views at shutdown.
+    pub generate: bool,
+    /// `STARPU_GENERATE_TRACE_OPTIONS`: `starpu_fxt_tool`'s options for them.
+    pub options: Option<String>,
+}
+
+impl TraceOutput {
+    /// The raw file's path.
+    pub fn raw_path(&self) -> PathBuf {
+        let name = match &self.suffix {
+            Some(s) => format!("{s}_0"),
+            None => format!("prof_file_{}_0", std::env::var("USER").unwrap_or_default()),
+        };
+        self.dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("/tmp"))
+            .join(name)
+    }
 }
 
 #[cfg(test)]

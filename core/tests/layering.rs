@@ -34,11 +34,10 @@ const LAYERS: &[&[&str]] = &[
 /// and implemented above, or by moving the state or the method to the layer that owns it).
 /// Remove a line when its edge is gone: the test then insists.
 const KNOWN: &[(&str, &str)] = &[
-    // The settings of higher subsystems live in `Config` (memory limits, a custom policy,
-    // trace output): their types should move down to `config` (or `env`).
+    // The settings of higher subsystems live in `Config` (memory limits, a custom
+    // policy): their types should move down to `config` (or `env`).
     ("config", "memory"),
     ("config", "sched"),
-    ("config", "trace"),
     // Performance counters sample the runtime's workers and counters.
     ("counters", "runtime"),
     // Handles still hold tasks and codelets: implicit dependencies, commute gates and

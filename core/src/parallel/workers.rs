@@ -3,7 +3,7 @@
 //! cache...), each group is split into parallel workers, and each parallel worker becomes
 //! a scheduling context whose tasks run on its first worker, the *master*, while its other
 //! workers are reserved: they take no task, so the threads the master's kernel starts
-//! (OpenMP, a parallel BLAS) have their cores ([`Runtime::available_cpuids`]).
+//! (OpenMP, a parallel BLAS) have their cores ([`Runtime::available_cpuids`](crate::Runtime::available_cpuids)).
 //!
 //! A *machine context* over the masters, with the policy asked for, takes the tasks
 //! submitted afterwards from the calling thread (it becomes its current context), so the
@@ -79,7 +79,7 @@ impl ParallelWorker {
     }
 }
 
-/// The parallel workers built by one [`Runtime::parallel_workers_init`].
+/// The parallel workers built by one [`Runtime::parallel_workers_init`](crate::Runtime::parallel_workers_init).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParallelWorkers {
     /// The context over the masters that takes the calling thread's tasks.

@@ -27,9 +27,10 @@ mod recorder;
 pub use event::{RawEvent, WaitKind, What};
 pub(crate) use hooks::{dependency, end_dependency, tag_dependency};
 pub use recorder::Recorder;
+// Set in `Config`; where the trace goes is read here.
+pub use crate::config::TraceOutput;
 
 use crate::worker::WorkerKind;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A worker as the trace names it.
@@ -106,34 +107,6 @@ impl Trace {
     /// The worker that recorded `r`, if a worker did.
     pub fn worker_of(&self, r: &Record) -> Option<usize> {
         self.threads.get(r.thread as usize).copied().flatten()
-    }
-}
-
-/// Where the trace goes and what is made of it at shutdown.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TraceOutput {
-    /// `STARPU_FXT_PREFIX`: the folder of the raw file (else `/tmp`) and of the generated
-    /// files (else the working folder).
-    pub dir: Option<PathBuf>,
-    /// `STARPU_FXT_SUFFIX`: the raw file's name, before `_<rank>` (else `prof_file_<USER>`).
-    pub suffix: Option<String>,
-    /// `STARPU_GENERATE_TRACE=1`: write the views at shutdown.
-    pub generate: bool,
-    /// `STARPU_GENERATE_TRACE_OPTIONS`: `starpu_fxt_tool`'s options for them.
-    pub options: Option<String>,
-}
-
-impl TraceOutput {
-    /// The raw file's path.
-    pub fn raw_path(&self) -> PathBuf {
-        let name = match &self.suffix {
-            Some(s) => format!("{s}_0"),
-            None => format!("prof_file_{}_0", std::env::var("USER").unwrap_or_default()),
-        };
-        self.dir
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("/tmp"))
-            .join(name)
     }
 }
 
