@@ -51,10 +51,9 @@ const KNOWN: &[(&str, &str)] = &[
     ("knobs", "runtime"),
     ("sched", "runtime"),
     ("parallel", "runtime"),
-    // Tasks call up into execution: the runtime (submission, completion), the policy
-    // (push), parallel teams, and the observers (trace, profiling) directly.
+    // Tasks call up into execution: the runtime (submission, completion), parallel
+    // teams, and the observers (trace, profiling) directly.
     ("task", "runtime"),
-    ("task", "sched"),
     ("task", "parallel"),
     ("task", "profiling"),
     ("task", "trace"),

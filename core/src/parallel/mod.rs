@@ -23,6 +23,7 @@ pub(crate) use team::run_team;
 
 use crate::error::{Error, Result};
 use crate::perfmodel::{PerfArch, PerfDevice};
+use crate::runtime::Runtime;
 use crate::task::{CodeletType, Task};
 use crate::worker::WorkerKind;
 use std::cell::Cell;
@@ -270,50 +271,21 @@ pub fn combined_can_execute(c: &CombinedWorker, task: &Task, nimpl: usize) -> bo
 }
 
 /// Runs the team part waiting for `worker`, if one does (called by the worker's loop).
-pub(crate) fn run_part(rt: &crate::Runtime, worker: usize) {
+pub(crate) fn run_part(rt: &Runtime, worker: usize) {
     if let Some((team, rank)) = rt.parallel.take_part(worker) {
         team.member(rt, worker, rank);
     }
 }
 
-impl crate::Runtime {
-    /// The combined workers: those the parallel policies (`peager`, `pheft`) built at
-    /// start, then those the application added. Ids follow the basic workers'.
-    ///
-    /// ```
-    /// use starpu_core::{Config, Runtime};
-    /// let rt = Runtime::start(Config { ncpus: Some(2), sched_policy: Some("peager".into()),
-    ///                                  binding: starpu_core::config::Binding::None,
-    ///                                  silent: true, ..Config::default() })?;
-    /// let all = rt.combined_workers();
-    /// assert_eq!(all.len(), 1);
-    /// assert_eq!((all[0].id, all[0].members.clone()), (2, vec![0, 1]));
-    /// rt.shutdown();
-    /// # Ok::<(), starpu_core::Error>(())
-    /// ```
-    pub fn combined_workers(&self) -> Vec<CombinedWorker> {
-        self.parallel.combined_workers()
+pub(crate) fn combined_worker_can_execute(
+    rt: &Runtime,
+    id: usize,
+    task: &Task,
+    nimpl: usize,
+) -> bool {
+    if id < rt.workers.len() {
+        return rt.impl_allowed(task, id, nimpl);
     }
-
-    /// Combined worker `id` (a worker id from `workers().len()` on).
-    pub fn combined_worker(&self, id: usize) -> Option<CombinedWorker> {
-        self.parallel.combined_worker(id)
-    }
-
-    /// Adds a combined worker of `members` (`starpu_combined_worker_assign_workerid`) and
-    /// returns its id. Policies choose their combined workers at start: one added later
-    /// is described and checked (`combined_worker_can_execute`), not used by them.
-    pub fn add_combined_worker(&self, members: &[usize]) -> Result<usize> {
-        self.parallel.assign(members)
-    }
-
-    /// Whether worker `id`, basic or combined, may run implementation `nimpl` of `task`
-    /// (`starpu_combined_worker_can_execute_task`).
-    pub fn combined_worker_can_execute(&self, id: usize, task: &Task, nimpl: usize) -> bool {
-        if id < self.workers.len() {
-            return self.impl_allowed(task, id, nimpl);
-        }
-        self.combined_worker(id)
-            .is_some_and(|c| combined_can_execute(&c, task, nimpl))
-    }
+    rt.combined_worker(id)
+        .is_some_and(|c| combined_can_execute(&c, task, nimpl))
 }

@@ -6,7 +6,7 @@
 //! combined workers); every sequential worker has a one-device architecture, and all CPU
 //! cores share one (`cpu0`, one core): a kernel takes as long on any core.
 
-use crate::worker::WorkerKind;
+use crate::worker::{Worker, WorkerKind};
 
 /// One device of an architecture (`struct starpu_perfmodel_device`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +35,14 @@ impl PerfArch {
                 ncores: 1,
             }],
         }
+    }
+
+    /// The architecture of worker `w` of `workers` (its device number counts the workers
+    /// of its kind before it, StarPU's `devid`).
+    pub fn of_worker(workers: &[Worker], w: usize) -> PerfArch {
+        let kind = workers[w].kind;
+        let devid = workers[..w].iter().filter(|o| o.kind == kind).count();
+        PerfArch::single(kind, devid as u32)
     }
 
     /// The architecture every CPU worker shares.

@@ -12,10 +12,7 @@ impl SchedView for Runtime {
     }
 
     fn worker_arch(&self, w: usize) -> PerfArch {
-        let kind = self.workers[w].kind;
-        // The device number within the worker's kind (StarPU's `devid`).
-        let devid = self.workers[..w].iter().filter(|o| o.kind == kind).count();
-        PerfArch::single(kind, devid as u32)
+        PerfArch::of_worker(&self.workers, w)
     }
 
     fn worker_node(&self, w: usize) -> NodeId {

@@ -182,7 +182,7 @@ fn run_kernel(
                     if let (Some(model), Some(t)) = (&cl.model, &times) {
                         let arch = match &team {
                             Some(c) => c.arch(),
-                            None => crate::sched::SchedView::worker_arch(rt, worker_id),
+                            None => crate::perfmodel::PerfArch::of_worker(&rt.workers, worker_id),
                         };
                         crate::perfmodel::record(model, spec, &arch, nimpl, t.micros());
                     }

@@ -2,9 +2,12 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::workers::{split_group, CreateFn};
-use crate::parallel::{ParallelWorker, ParallelWorkerSpec, ParallelWorkers, Partition};
+use crate::parallel::{
+    CombinedWorker, ParallelWorker, ParallelWorkerSpec, ParallelWorkers, Partition,
+};
 use crate::runtime::Runtime;
 use crate::sched::contexts::{set_current_context, ContextOptions};
+use crate::task::Task;
 use crate::topology::TopologyLevel;
 use crate::worker::WorkerKind;
 use std::sync::Arc;
@@ -177,5 +180,43 @@ impl Runtime {
         }
         set_current_context(Some(crate::sched::contexts::GLOBAL));
         Ok(())
+    }
+}
+
+impl Runtime {
+    /// The combined workers: those the parallel policies (`peager`, `pheft`) built at
+    /// start, then those the application added. Ids follow the basic workers'.
+    ///
+    /// ```
+    /// use starpu_core::{Config, Runtime};
+    /// let rt = Runtime::start(Config { ncpus: Some(2), sched_policy: Some("peager".into()),
+    ///                                  binding: starpu_core::config::Binding::None,
+    ///                                  silent: true, ..Config::default() })?;
+    /// let all = rt.combined_workers();
+    /// assert_eq!(all.len(), 1);
+    /// assert_eq!((all[0].id, all[0].members.clone()), (2, vec![0, 1]));
+    /// rt.shutdown();
+    /// # Ok::<(), starpu_core::Error>(())
+    /// ```
+    pub fn combined_workers(&self) -> Vec<CombinedWorker> {
+        self.parallel.combined_workers()
+    }
+
+    /// Combined worker `id` (a worker id from `workers().len()` on).
+    pub fn combined_worker(&self, id: usize) -> Option<CombinedWorker> {
+        self.parallel.combined_worker(id)
+    }
+
+    /// Adds a combined worker of `members` (`starpu_combined_worker_assign_workerid`) and
+    /// returns its id. Policies choose their combined workers at start: one added later
+    /// is described and checked (`combined_worker_can_execute`), not used by them.
+    pub fn add_combined_worker(&self, members: &[usize]) -> Result<usize> {
+        self.parallel.assign(members)
+    }
+
+    /// Whether worker `id`, basic or combined, may run implementation `nimpl` of `task`
+    /// (`starpu_combined_worker_can_execute_task`).
+    pub fn combined_worker_can_execute(&self, id: usize, task: &Task, nimpl: usize) -> bool {
+        crate::parallel::combined_worker_can_execute(self, id, task, nimpl)
     }
 }
