@@ -128,6 +128,31 @@ class OpenCLTest {
 		};
 	}
 
+	/** A codelet of one RW buffer with both implementations: {@code cpu} and {@code device}. */
+	static Codelet both(Consumer<DataHandle[]> cpu, Consumer<OpenCLCall> device) {
+		return new Codelet() {
+			@Override
+			public void run(DataHandle[] b) {
+				cpu.accept(b);
+			}
+
+			@Override
+			public void runOpenCL(OpenCLCall call) {
+				device.accept(call);
+			}
+
+			@Override
+			public Set<WorkerType> getWhere() {
+				return EnumSet.of(WorkerType.CPU, WorkerType.OPENCL);
+			}
+
+			@Override
+			public AccessMode[] getAccessModes() {
+				return new AccessMode[] { STARPU_RW };
+			}
+		};
+	}
+
 	/** v *= k on the device (float vector). */
 	static Codelet scale(float k) {
 		return opencl("scale", call -> {
@@ -215,35 +240,19 @@ class OpenCLTest {
 	void aCodeletWithBothImplementationsRunsEachTaskOnceOnEitherKind() {
 		startWithDevice();
 		AtomicInteger onCpu = new AtomicInteger(), onDevice = new AtomicInteger();
-		Codelet both = new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-				onCpu.incrementAndGet();
-				LongVectorHandle v = (LongVectorHandle) b[0];
-				for (int i = 0; i < v.getSize(); i++) {
-					v.setValueAt(i, v.getValueAt(i) + 1);
-				}
+		Codelet add = both(b -> {
+			onCpu.incrementAndGet();
+			LongVectorHandle v = (LongVectorHandle) b[0];
+			for (int i = 0; i < v.getSize(); i++) {
+				v.setValueAt(i, v.getValueAt(i) + 1);
 			}
-
-			@Override
-			public void runOpenCL(OpenCLCall call) {
-				onDevice.incrementAndGet();
-				addOnDevice(1).runOpenCL(call);
-			}
-
-			@Override
-			public Set<WorkerType> getWhere() {
-				return EnumSet.of(WorkerType.CPU, WorkerType.OPENCL);
-			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[] { STARPU_RW };
-			}
-		};
+		}, call -> {
+			onDevice.incrementAndGet();
+			addOnDevice(1).runOpenCL(call);
+		});
 		try (LongVectorHandle v = LongVectorHandle.register(16)) {
 			for (int t = 0; t < 40; t++) {
-				StarPU.submitTask(both, false, v);
+				StarPU.submitTask(add, false, v);
 			}
 			StarPU.taskWaitForAll();
 			v.acquire();
@@ -471,27 +480,9 @@ class OpenCLTest {
 			assertTrue(e.getMessage().contains("add"), e.getMessage());
 			// A codelet with both implementations runs on the CPU.
 			AtomicInteger onCpu = new AtomicInteger();
-			StarPU.submitTask(new OpenCLCodelet() {
-				@Override
-				public void runOpenCL(OpenCLCall call) {
-					throw new AssertionError("there is no OpenCL worker");
-				}
-
-				@Override
-				public void run(DataHandle[] b) {
-					onCpu.incrementAndGet();
-				}
-
-				@Override
-				public Set<WorkerType> getWhere() {
-					return EnumSet.of(WorkerType.CPU, WorkerType.OPENCL);
-				}
-
-				@Override
-				public AccessMode[] getAccessModes() {
-					return new AccessMode[] { STARPU_RW };
-				}
-			}, true, v);
+			StarPU.submitTask(both(b -> onCpu.incrementAndGet(), call -> {
+				throw new AssertionError("there is no OpenCL worker");
+			}), true, v);
 			assertEquals(1, onCpu.get());
 		}
 	}
