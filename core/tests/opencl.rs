@@ -291,3 +291,54 @@ fn transfers_reach_the_trace_and_the_bus_statistics() {
     );
     rt.shutdown();
 }
+
+/// A kernel with work-group local memory (`arg_local`) and work groups of 4: each group
+/// sums its 4 elements of v through its `__local` scratch into one element of `sums`.
+#[test]
+fn a_kernel_gets_local_memory_per_work_group() {
+    const GROUP_SUMS: &str = "__kernel void group_sums(__global const float *v, unsigned first,
+            __global float *sums, unsigned sfirst, __local float *tmp) {
+        const size_t l = get_local_id(0);
+        tmp[l] = v[first + get_global_id(0)];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l == 0) {
+            float s = 0;
+            for (size_t i = 0; i < get_local_size(0); i++) s += tmp[i];
+            sums[sfirst + get_group_id(0)] = s;
+        }
+    }";
+    let Some(rt) = runtime(1, None) else { return };
+    let program = Arc::new(Program::from_source(GROUP_SUMS));
+    let cl = Arc::new(
+        Codelet::new("group_sums")
+            .modes([AccessMode::R, AccessMode::W])
+            .opencl(move |call| {
+                let cl = call.opencl()?;
+                let (v, sums) = (cl.buffer_of::<f32>(0)?, cl.buffer_of::<f32>(1)?);
+                let mut k = cl.kernel(&program, "group_sums")?;
+                k.arg_buffer(&v)?
+                    .arg(v.first() as u32)?
+                    .arg_buffer(&sums)?
+                    .arg(sums.first() as u32)?
+                    .arg_local(4 * std::mem::size_of::<f32>())?;
+                k.launch(&[v.len()], Some(&[4]))?;
+                Ok(())
+            }),
+    );
+    let v = rt
+        .register_vector((1..=16).map(|x| x as f32).collect::<Vec<_>>())
+        .unwrap();
+    let sums = rt.register_vector(vec![0f32; 4]).unwrap();
+    rt.task(&cl)
+        .buffer(&v, AccessMode::R)
+        .buffer(&sums, AccessMode::W)
+        .submit()
+        .unwrap();
+    rt.wait_for_all().unwrap();
+    assert_eq!(
+        rt.unregister_take::<Vec<f32>>(&sums).unwrap(),
+        vec![10.0, 26.0, 42.0, 58.0]
+    );
+    rt.unregister(&v, true).unwrap();
+    rt.shutdown();
+}

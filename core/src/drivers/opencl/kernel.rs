@@ -204,6 +204,12 @@ impl Kernel {
         self.set(std::mem::size_of::<T>(), &v as *const T as *const c_void)
     }
 
+    /// Sets the next argument, a `__local` pointer, to `bytes` of work-group local memory
+    /// (each work group gets its own).
+    pub fn arg_local(&mut self, bytes: usize) -> Result<&mut Kernel> {
+        self.set(bytes, std::ptr::null())
+    }
+
     /// Runs the kernel over `global` work items (1 to 3 dimensions), in work groups of
     /// `local` if given, and waits until it is over.
     pub fn launch(&mut self, global: &[usize], local: Option<&[usize]>) -> Result<()> {
