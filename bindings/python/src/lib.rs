@@ -11,8 +11,10 @@
 //! arrays cut through the core's filters and plans), `views` (numpy views of the runtime's
 //! SCRATCH and REDUX buffers), `redux` (reduction methods), `sched_ctx`
 //! (`starpu.SchedCtx`), `transaction` (`starpu.Transaction`), `native` (C kernels),
-//! `opencl` (OpenCL implementations of codelets), `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors` (the
-//! core's error kinds as exception classes), `event_loop` (asyncio completions in batches).
+//! `opencl` (OpenCL implementations of codelets), `mpi` (`starpu.mpi`, with the `mpi`
+//! feature), `perf` (performance-model symbols), `gil` (worker threads and the GIL),
+//! `errors` (the core's error kinds as exception classes), `event_loop` (asyncio
+//! completions in batches).
 
 mod codelet;
 mod errors;
@@ -22,6 +24,8 @@ mod gil;
 mod handle;
 mod layout;
 mod modes;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod native;
 mod opencl;
 mod options;
@@ -50,6 +54,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<opencl::Program>()?;
     m.add_class::<opencl::Buffer>()?;
     m.add_class::<opencl::Local>()?;
+    #[cfg(feature = "mpi")]
+    mpi::add_to(m)?;
     m.add_function(wrap_pyfunction!(runtime::init, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::_shutdown_at_exit, m)?)?;

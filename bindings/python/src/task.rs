@@ -363,7 +363,32 @@ fn submit(
     prepared: Option<(TaskRef, bool)>,
 ) -> PyResult<Py<PyAny>> {
     runtime::with_runtime(py, |rt| {
-        submit_on(py, rt, opts, func, args, kwargs, prepared)
+        submit_on(py, rt, opts, func, args, kwargs, prepared, None)
+    })
+}
+
+/// Another way for a sorted task to reach the runtime than being submitted here: given
+/// the task's data and their modes, and the function that submits it, calls that function
+/// if this process runs the task and says whether it did (StarPU-MPI inserts a task on
+/// every process and submits it on one, see `mpi`).
+pub(crate) type Insert<'a> = &'a mut dyn FnMut(
+    Python<'_>,
+    &[(starpu_core::DataHandle, AccessMode)],
+    &mut dyn FnMut() -> PyResult<()>,
+) -> PyResult<bool>;
+
+/// `submit` through `insert`: the task's future (or result) where it runs, None elsewhere.
+#[cfg(feature = "mpi")]
+pub(crate) fn submit_through(
+    py: Python<'_>,
+    opts: &Options,
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    insert: Insert<'_>,
+) -> PyResult<Py<PyAny>> {
+    runtime::with_runtime(py, |rt| {
+        submit_on(py, rt, opts, func, args, kwargs, None, Some(insert))
     })
 }
 
@@ -376,6 +401,7 @@ fn submit_on(
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
     prepared: Option<(TaskRef, bool)>,
+    insert: Option<Insert<'_>>,
 ) -> PyResult<Py<PyAny>> {
     let target = target_of(func)?;
     let (codelet, kernel, declared) = match &target {
@@ -612,10 +638,30 @@ fn submit_on(
     // Submission blocks when synchronous or throttled: without the GIL then, since the
     // tasks it waits for may need it.
     let blocks = opts.synchronous || rt.config.limit_max_submitted.is_some();
-    if blocks {
-        py.detach(|| b.submit()).py(py)?;
-    } else {
-        b.submit().py(py)?;
+    let mut builder = Some(b);
+    let mut submit_here = || -> PyResult<()> {
+        let Some(b) = builder.take() else {
+            return Err(errors::invalid(py, "a task can be submitted once only"));
+        };
+        if blocks {
+            py.detach(|| b.submit()).py(py).map(drop)
+        } else {
+            b.submit().py(py).map(drop)
+        }
+    };
+    let submitted = match insert {
+        None => submit_here().map(|()| true)?,
+        Some(insert) => {
+            let data: Vec<_> = buffers
+                .iter()
+                .map(|h| h.data.clone())
+                .zip(buf_modes.iter().copied())
+                .collect();
+            insert(py, &data, &mut submit_here)?
+        }
+    };
+    if !submitted {
+        return Ok(py.None());
     }
 
     if let Some(h) = result_handle {

@@ -10,8 +10,8 @@ partitioning, performance-model symbols and ``starpu.joblib``. Beyond StarPU's m
 submit later, explicit and end dependencies), tags, partition plans and their switches,
 REDUX (Python or native reduction methods) and SCRATCH accesses, scheduling contexts
 (``SchedCtx``), transactions, one exception class per kind of error, native kernels
-(C functions run without the GIL) and OpenCL implementations of codelets
-(``starpu.opencl``).
+(C functions run without the GIL), OpenCL implementations of codelets
+(``starpu.opencl``) and, in builds with MPI, StarPU-MPI (``import starpu.mpi``).
 
 Python functions run on the runtime's CPU workers and hold the GIL only while Python code
 runs, so numpy work that releases the GIL runs in parallel.
