@@ -7,7 +7,7 @@
 //! Everything that may wait (for MPI, or for tasks) releases the GIL: the tasks it waits
 //! for may be Python functions.
 
-use crate::errors::IntoPy;
+use crate::errors::{self, IntoPy};
 use crate::handle::{self, HandleState};
 use crate::options::Options;
 use crate::runtime;
@@ -23,9 +23,20 @@ fn mpi(py: Python<'_>) -> PyResult<Arc<Mpi>> {
 }
 
 /// The data registered for `obj` (a `starpu.Handle`, or a buffer object registered on
-/// first use).
+/// first use). Only memory moves between processes: the value of a `starpu.Handle` of
+/// another Python object lives in this interpreter, so it is refused rather than
+/// "sent" without its value.
 fn data_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Arc<HandleState>> {
-    handle::of_object(py, obj, true)
+    let state = handle::of_object(py, obj, true)?;
+    if !state.is_buffer() {
+        return Err(errors::invalid(
+            py,
+            "starpu.mpi moves the memory of buffer objects (numpy arrays, bytes, bytearray, \
+             array.array, memoryview); this Handle holds a Python object, which has no \
+             memory to send (pickle it into a bytearray)",
+        ));
+    }
+    Ok(state)
 }
 
 /// `starpu.mpi.init` (the runtime running): starts StarPU-MPI, and MPI with it unless
@@ -255,7 +266,7 @@ pub(crate) fn mpi_task_submit(
     }
     s.opts = Options::parse("starpu.mpi.task_submit", Some(&rest), MPI_OPTIONS)?;
     if s.opts.ret_handle || s.opts.ret_param {
-        return Err(crate::errors::invalid(
+        return Err(errors::invalid(
             py,
             "starpu.mpi.task_submit: ret_handle and ret_param are not supported (the result \
              would exist on one process only): give the task a registered array to write",

@@ -1,6 +1,6 @@
 """Bad input gets a clear exception on the process that erred, and nobody hangs: an
-unknown rank, data not registered with StarPU-MPI, calls before init. Run by
-test_mpi.py under mpirun -np 4."""
+unknown rank, data not registered with StarPU-MPI, a Python object (no memory to send),
+calls before init. Run by test_mpi.py under mpirun -np 4."""
 
 import numpy as np
 import pytest
@@ -21,6 +21,8 @@ with pytest.raises(starpu.InvalidArgumentError, match="not registered with StarP
     mpi.task_submit(modes=["RW"])(lambda a: None, x)
 with pytest.raises(starpu.InvalidArgumentError):
     mpi.send(x, n + 3, 0)
+with pytest.raises(starpu.InvalidArgumentError, match="Python object"):
+    mpi.data_register(starpu.Handle([1, 2]), tag=2, rank=0)
 with pytest.raises(TypeError, match="execute_on_node"):
     mpi.task_submit(bogus=1)
 with pytest.raises(starpu.InvalidArgumentError, match="ret_handle"):
