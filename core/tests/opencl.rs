@@ -292,52 +292,53 @@ fn transfers_reach_the_trace_and_the_bus_statistics() {
     rt.shutdown();
 }
 
-/// A kernel with work-group local memory (`arg_local`) and work groups of 4: each group
-/// sums its 4 elements of v through its `__local` scratch into one element of `sums`.
+/// Sums each work group's elements through `__local` memory, scaled by a factor given as
+/// raw bytes: the arguments a face passes when it knows values only as bytes.
+const GROUP_SUM: &str = "__kernel void group_sum(__global const int *v, __global int *out,
+                                                  __local int *tmp, int k) {
+    const size_t l = get_local_id(0), n = get_local_size(0);
+    tmp[l] = v[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        int s = 0;
+        for (size_t i = 0; i < n; i++) s += tmp[i];
+        out[get_group_id(0)] = k * s;
+    }
+}";
+
 #[test]
-fn a_kernel_gets_local_memory_per_work_group() {
-    const GROUP_SUMS: &str = "__kernel void group_sums(__global const float *v, unsigned first,
-            __global float *sums, unsigned sfirst, __local float *tmp) {
-        const size_t l = get_local_id(0);
-        tmp[l] = v[first + get_global_id(0)];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (l == 0) {
-            float s = 0;
-            for (size_t i = 0; i < get_local_size(0); i++) s += tmp[i];
-            sums[sfirst + get_group_id(0)] = s;
-        }
-    }";
+fn raw_bytes_and_local_memory_arguments() {
     let Some(rt) = runtime(1, None) else { return };
-    let program = Arc::new(Program::from_source(GROUP_SUMS));
+    let program = Arc::new(Program::from_source(GROUP_SUM));
     let cl = Arc::new(
-        Codelet::new("group_sums")
+        Codelet::new("group_sum")
             .modes([AccessMode::R, AccessMode::W])
             .opencl(move |call| {
                 let cl = call.opencl()?;
-                let (v, sums) = (cl.buffer_of::<f32>(0)?, cl.buffer_of::<f32>(1)?);
-                let mut k = cl.kernel(&program, "group_sums")?;
-                k.arg_buffer(&v)?
-                    .arg(v.first() as u32)?
-                    .arg_buffer(&sums)?
-                    .arg(sums.first() as u32)?
-                    .arg_local(4 * std::mem::size_of::<f32>())?;
-                k.launch(&[v.len()], Some(&[4]))?;
+                let (v, out) = (cl.buffer_of::<i32>(0)?, cl.buffer_of::<i32>(1)?);
+                let group = v.len() / out.len();
+                let mut kernel = cl.kernel(&program, "group_sum")?;
+                kernel
+                    .arg_buffer(&v)?
+                    .arg_buffer(&out)?
+                    .arg_local(group * 4)?
+                    .arg_bytes(&3i32.to_ne_bytes())?;
+                kernel.launch(&[v.len()], Some(&[group]))?;
                 Ok(())
             }),
     );
-    let v = rt
-        .register_vector((1..=16).map(|x| x as f32).collect::<Vec<_>>())
-        .unwrap();
-    let sums = rt.register_vector(vec![0f32; 4]).unwrap();
+    let v = rt.register_vector((1..=16).collect::<Vec<i32>>()).unwrap();
+    let out = rt.register_vector(vec![0i32; 4]).unwrap();
     rt.task(&cl)
         .buffer(&v, AccessMode::R)
-        .buffer(&sums, AccessMode::W)
+        .buffer(&out, AccessMode::W)
         .submit()
         .unwrap();
     rt.wait_for_all().unwrap();
+    // Groups of 4: 1+2+3+4 = 10, 26, 42, 58, times 3.
     assert_eq!(
-        rt.unregister_take::<Vec<f32>>(&sums).unwrap(),
-        vec![10.0, 26.0, 42.0, 58.0]
+        rt.unregister_take::<Vec<i32>>(&out).unwrap(),
+        vec![30, 78, 126, 174]
     );
     rt.unregister(&v, true).unwrap();
     rt.shutdown();
