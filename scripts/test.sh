@@ -12,6 +12,9 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+if command -v mpicc >/dev/null; then # the Python face's starpu.mpi (off by default)
+	cargo clippy -p starpu-python --features mpi --all-targets -- -D warnings
+fi
 echo "== cargo doc (no warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 echo "== cargo test"
@@ -29,8 +32,10 @@ echo "== Fortran examples (gfortran, fstarpu_mod.f90 as installed)"
 examples/fortran/run.sh
 echo "== Fortran module: StarPU's routines covered, every bound C symbol in the library"
 bindings/fortran/coverage.sh "$PREFIX/lib/libstarpu-1.4.so"
-echo "== Python face: build and install (pip install ./bindings/python)"
-python3 -m pip install -q --no-build-isolation --force-reinstall --no-deps ./bindings/python
+echo "== Python face: build and install (pip install ./bindings/python; starpu.mpi where mpicc is)"
+PY_FEATURES=$(command -v mpicc >/dev/null && echo "--features mpi" || true)
+MATURIN_PEP517_ARGS=$PY_FEATURES \
+	python3 -m pip install -q --no-build-isolation --force-reinstall --no-deps ./bindings/python
 echo "== Python face tests"
 STARPU_PREFIX=$PREFIX python3 -m pytest bindings/python/tests -q
 echo "== Java: starpu-java.jar and its JUnit suite (Surefire, under -Xcheck:jni)"

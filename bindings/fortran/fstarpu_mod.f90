@@ -2127,6 +2127,30 @@ module fstarpu_mod
                 subroutine fstarpu_cublas_shutdown() bind(C, name="starpu_cublas_shutdown")
                 end subroutine fstarpu_cublas_shutdown
 
+                ! StarPU 1.4's transactions (starpu_transaction_open / _next_epoch / _close),
+                ! which StarPU's module does not bind: this project's extension. The start
+                ! function is `integer(c_int) function f(buffer, arg) bind(C)` with
+                ! `type(c_ptr), value :: buffer, arg`; nonzero runs the epoch. A task joins the
+                ! current epoch with `FSTARPU_TRANSACTION, trs` in fstarpu_task_insert.
+                function fstarpu_transaction_open(do_start_func, do_start_arg) &
+                                bind(C, name="starpu_transaction_open")
+                        import :: c_ptr, c_funptr
+                        type(c_ptr) :: fstarpu_transaction_open
+                        type(c_funptr), value, intent(in) :: do_start_func
+                        type(c_ptr), value, intent(in) :: do_start_arg
+                end function fstarpu_transaction_open
+
+                subroutine fstarpu_transaction_next_epoch(trs, do_start_arg) &
+                                bind(C, name="starpu_transaction_next_epoch")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: trs, do_start_arg
+                end subroutine fstarpu_transaction_next_epoch
+
+                subroutine fstarpu_transaction_close(trs) bind(C, name="starpu_transaction_close")
+                        import :: c_ptr
+                        type(c_ptr), value, intent(in) :: trs
+                end subroutine fstarpu_transaction_close
+
                 ! This project's extension (not in StarPU's module): the code of the last
                 ! error of the calling thread (0, or a negative errno), and forgetting it.
                 ! fstarpu_rs_last_error / _kind below give its text and its kind's name.

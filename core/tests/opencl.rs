@@ -291,3 +291,55 @@ fn transfers_reach_the_trace_and_the_bus_statistics() {
     );
     rt.shutdown();
 }
+
+/// Sums each work group's elements through `__local` memory, scaled by a factor given as
+/// raw bytes: the arguments a face passes when it knows values only as bytes.
+const GROUP_SUM: &str = "__kernel void group_sum(__global const int *v, __global int *out,
+                                                  __local int *tmp, int k) {
+    const size_t l = get_local_id(0), n = get_local_size(0);
+    tmp[l] = v[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        int s = 0;
+        for (size_t i = 0; i < n; i++) s += tmp[i];
+        out[get_group_id(0)] = k * s;
+    }
+}";
+
+#[test]
+fn raw_bytes_and_local_memory_arguments() {
+    let Some(rt) = runtime(1, None) else { return };
+    let program = Arc::new(Program::from_source(GROUP_SUM));
+    let cl = Arc::new(
+        Codelet::new("group_sum")
+            .modes([AccessMode::R, AccessMode::W])
+            .opencl(move |call| {
+                let cl = call.opencl()?;
+                let (v, out) = (cl.buffer_of::<i32>(0)?, cl.buffer_of::<i32>(1)?);
+                let group = v.len() / out.len();
+                let mut kernel = cl.kernel(&program, "group_sum")?;
+                kernel
+                    .arg_buffer(&v)?
+                    .arg_buffer(&out)?
+                    .arg_local(group * 4)?
+                    .arg_bytes(&3i32.to_ne_bytes())?;
+                kernel.launch(&[v.len()], Some(&[group]))?;
+                Ok(())
+            }),
+    );
+    let v = rt.register_vector((1..=16).collect::<Vec<i32>>()).unwrap();
+    let out = rt.register_vector(vec![0i32; 4]).unwrap();
+    rt.task(&cl)
+        .buffer(&v, AccessMode::R)
+        .buffer(&out, AccessMode::W)
+        .submit()
+        .unwrap();
+    rt.wait_for_all().unwrap();
+    // Groups of 4: 1+2+3+4 = 10, 26, 42, 58, times 3.
+    assert_eq!(
+        rt.unregister_take::<Vec<i32>>(&out).unwrap(),
+        vec![30, 78, 126, 174]
+    );
+    rt.unregister(&v, true).unwrap();
+    rt.shutdown();
+}

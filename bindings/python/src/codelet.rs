@@ -1,9 +1,10 @@
 //! `starpu.Codelet`: a Python function with declared data arguments and kind (sequential
-//! or parallel), as StarPU's `struct starpu_codelet`.
+//! or parallel), as StarPU's `struct starpu_codelet`; optionally an OpenCL implementation
+//! beside it, or instead of it (see `opencl`).
 
 use crate::errors;
 use crate::modes;
-use crate::task::{function_name, python_kernel};
+use crate::task::{function_name, python_kernel, python_opencl_kernel};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use starpu_core::CodeletType;
@@ -15,35 +16,55 @@ use std::sync::Arc;
 /// lets each task choose its number of data arguments and their modes
 /// (`STARPU_VARIABLE_NBUFFERS`). Submit it like a function:
 /// `task_submit(modes=[...])(codelet, *args)`.
+///
+/// `opencl=g` gives it an OpenCL implementation: `g` runs on OpenCL workers with the same
+/// arguments, each data argument as a `starpu.opencl.Buffer`, and launches kernels of a
+/// `starpu.opencl.Program`. `func` may then be None: the codelet runs on OpenCL workers
+/// only (its tasks are refused with `NoDeviceError` where there is none).
 #[pyclass(frozen, module = "starpu", name = "Codelet")]
 pub(crate) struct Codelet {
     pub(crate) core: Arc<starpu_core::Codelet>,
-    pub(crate) func: Py<PyAny>,
+    /// The CPU implementation.
+    pub(crate) func: Option<Py<PyAny>>,
+    /// The OpenCL implementation.
+    pub(crate) opencl: Option<Py<PyAny>>,
 }
 
 #[pymethods]
 impl Codelet {
     #[new]
-    #[pyo3(signature = (func, modes=None, *, name=None, r#type=None, max_parallelism=None))]
+    #[pyo3(signature = (func, modes=None, *, name=None, r#type=None, max_parallelism=None, opencl=None))]
     fn new(
-        func: &Bound<'_, PyAny>,
+        py: Python<'_>,
+        func: Option<&Bound<'_, PyAny>>,
         modes: Option<Vec<String>>,
         name: Option<String>,
         r#type: Option<&str>,
         max_parallelism: Option<i32>,
+        opencl: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        if !func.is_callable() {
-            return Err(PyTypeError::new_err("Codelet needs a callable"));
-        }
-        let name = match name {
-            Some(n) => n,
-            None => function_name(func),
+        let func = func.filter(|f| !f.is_none());
+        let opencl = opencl.filter(|f| !f.is_none());
+        let Some(main) = func.or(opencl) else {
+            return Err(PyTypeError::new_err(
+                "Codelet needs a function, an OpenCL function (opencl=), or both",
+            ));
         };
-        let mut cl = starpu_core::Codelet::new(name).cpu(python_kernel);
+        if func.into_iter().chain(opencl).any(|f| !f.is_callable()) {
+            return Err(PyTypeError::new_err("Codelet needs callables"));
+        }
+        let name = name.unwrap_or_else(|| function_name(main));
+        let mut cl = starpu_core::Codelet::new(name);
+        if func.is_some() {
+            cl = cl.cpu(python_kernel);
+        }
+        if opencl.is_some() {
+            cl = cl.opencl(python_opencl_kernel);
+        }
         cl = match modes {
             Some(m) => cl.modes(
                 m.iter()
-                    .map(|s| modes::parse(func.py(), s))
+                    .map(|s| modes::parse(py, s))
                     .collect::<PyResult<Vec<_>>>()?,
             ),
             None => cl.variable_buffers(),
@@ -54,7 +75,7 @@ impl Codelet {
             "forkjoin" => CodeletType::ForkJoin,
             other => {
                 return Err(errors::invalid(
-                    func.py(),
+                    py,
                     format!("codelet type {other:?}: expected 'seq', 'spmd' or 'forkjoin'"),
                 ))
             }
@@ -64,14 +85,21 @@ impl Codelet {
         }
         Ok(Codelet {
             core: Arc::new(cl),
-            func: func.clone().unbind(),
+            func: func.map(|f| f.clone().unbind()),
+            opencl: opencl.map(|f| f.clone().unbind()),
         })
     }
 
-    /// The Python function.
+    /// The Python function (the CPU implementation; None for an OpenCL-only codelet).
     #[getter]
-    pub(crate) fn func(&self, py: Python<'_>) -> Py<PyAny> {
-        self.func.clone_ref(py)
+    pub(crate) fn func(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.func.as_ref().map(|f| f.clone_ref(py))
+    }
+
+    /// The OpenCL implementation, if any.
+    #[getter]
+    fn opencl(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.opencl.as_ref().map(|f| f.clone_ref(py))
     }
 
     /// The declared modes (`None`: each task chooses).

@@ -11,8 +11,10 @@
 //! arrays cut through the core's filters and plans), `views` (numpy views of the runtime's
 //! SCRATCH and REDUX buffers), `redux` (reduction methods), `sched_ctx`
 //! (`starpu.SchedCtx`), `transaction` (`starpu.Transaction`), `native` (C kernels),
-//! `perf` (performance-model symbols), `gil` (worker threads and the GIL), `errors` (the
-//! core's error kinds as exception classes), `event_loop` (asyncio completions in batches).
+//! `opencl` (OpenCL implementations of codelets), `mpi` (`starpu.mpi`, with the `mpi`
+//! feature), `perf` (performance-model symbols), `gil` (worker threads and the GIL),
+//! `errors` (the core's error kinds as exception classes), `event_loop` (asyncio
+//! completions in batches).
 
 mod codelet;
 mod errors;
@@ -22,7 +24,10 @@ mod gil;
 mod handle;
 mod layout;
 mod modes;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod native;
+mod opencl;
 mod options;
 mod partition;
 mod perf;
@@ -46,6 +51,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<native::NativeKernel>()?;
     m.add_class::<sched_ctx::SchedCtx>()?;
     m.add_class::<transaction::Transaction>()?;
+    m.add_class::<opencl::Program>()?;
+    m.add_class::<opencl::Buffer>()?;
+    m.add_class::<opencl::Local>()?;
+    #[cfg(feature = "mpi")]
+    mpi::add_to(m)?;
     m.add_function(wrap_pyfunction!(runtime::init, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::_shutdown_at_exit, m)?)?;
@@ -58,6 +68,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runtime::sched_get_max_priority, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::cpu_worker_get_count, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::opencl_worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::worker_get_count_by_type, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::worker_get_id, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::combined_worker_get_size, m)?)?;

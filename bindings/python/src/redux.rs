@@ -48,7 +48,11 @@ fn method(
         return Ok(n.get().codelet.clone());
     }
     let func = match f.cast::<PyCodelet>() {
-        Ok(c) => c.get().func(py),
+        Ok(c) => c.get().func(py).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "the {name} method: this starpu.Codelet has no Python (CPU) function"
+            ))
+        })?,
         Err(_) if f.is_callable() => f.clone().unbind(),
         Err(_) => {
             return Err(PyTypeError::new_err(format!(

@@ -54,9 +54,23 @@ enum Out {
 
 /// What runs.
 enum Kernel {
-    Python(Py<PyAny>),
+    /// Python functions: a codelet has a CPU one, an OpenCL one (see `opencl`), or both.
+    Python {
+        cpu: Option<Py<PyAny>>,
+        opencl: Option<Py<PyAny>>,
+    },
     /// A native kernel: the codelet calls it, nothing here.
     Native,
+}
+
+impl Kernel {
+    /// The function that says what the task is (its name, its `@starpu.access` modes).
+    fn main_function(&self) -> Option<&Py<PyAny>> {
+        match self {
+            Kernel::Python { cpu, opencl } => cpu.as_ref().or(opencl.as_ref()),
+            Kernel::Native => None,
+        }
+    }
 }
 
 /// A submitted Python task: the face's state, owned by the runtime's task (as its hooks
@@ -79,9 +93,21 @@ impl PyTask {
         self.perf.as_ref().map(|p| p.1)
     }
 
-    fn value(&self, py: Python<'_>, call: &KernelCall, a: &Arg) -> PyResult<Py<PyAny>> {
+    /// The value of argument `a` for the function; `device`: the serial number of the
+    /// OpenCL call running it, if it is the OpenCL implementation.
+    fn value(
+        &self,
+        py: Python<'_>,
+        call: &KernelCall,
+        a: &Arg,
+        device: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
         match a {
             Arg::Value(v) => Ok(v.clone_ref(py)),
+            Arg::Data(i) if device.is_some() && self.buffers[*i].is_buffer() => {
+                let serial = device.unwrap_or_default();
+                crate::opencl::buffer(py, call, serial, *i, &self.buffers[*i])
+            }
             Arg::Data(i) => {
                 // SCRATCH and REDUX work on a buffer of the worker's, not the data.
                 let mode = call.mode(*i).py(py)?;
@@ -99,16 +125,22 @@ impl PyTask {
 
     /// Runs the Python function (on a worker, GIL held) and delivers its result. An
     /// exception fails the task with that exception as the failure's cause, marked with
-    /// the task's name.
-    fn run(&self, py: Python<'_>, call: &KernelCall) -> KernelResult {
+    /// the task's name. `device`: the serial number of the OpenCL call, when the OpenCL
+    /// function runs.
+    fn run(&self, py: Python<'_>, call: &KernelCall, device: Option<u64>) -> KernelResult {
         let task = call.task();
-        let Kernel::Python(func) = &self.kernel else {
-            return Ok(());
+        let func = match &self.kernel {
+            Kernel::Python { opencl, .. } if device.is_some() => opencl,
+            Kernel::Python { cpu, .. } => cpu,
+            Kernel::Native => return Ok(()),
+        };
+        let Some(func) = func else {
+            return Err("this codelet has no Python function for this kind of worker".into());
         };
         let called = (|| -> PyResult<Py<PyAny>> {
             let mut args = Vec::with_capacity(self.args.len());
             for a in &self.args {
-                args.push(self.value(py, call, a)?);
+                args.push(self.value(py, call, a, device)?);
             }
             let args = PyTuple::new(py, args)?;
             let kwargs = if self.kwargs.is_empty() {
@@ -116,7 +148,7 @@ impl PyTask {
             } else {
                 let d = PyDict::new(py);
                 for (k, a) in &self.kwargs {
-                    d.set_item(k.bind(py), self.value(py, call, a)?)?;
+                    d.set_item(k.bind(py), self.value(py, call, a, device)?)?;
                 }
                 Some(d)
             };
@@ -219,7 +251,17 @@ pub(crate) fn python_kernel(call: &KernelCall) -> KernelResult {
     let task = call
         .payload::<PyTask>()
         .ok_or("a Python codelet ran a task the Python face did not submit")?;
-    crate::gil::attach(|py| task.run(py, call))
+    crate::gil::attach(|py| task.run(py, call, None))
+}
+
+/// The OpenCL implementation of Python codelets given `opencl=` (see `opencl`).
+pub(crate) fn python_opencl_kernel(call: &KernelCall) -> KernelResult {
+    let task = call
+        .payload::<PyTask>()
+        .ok_or("a Python codelet ran a task the Python face did not submit")?;
+    crate::opencl::run_as_current(call, |serial| {
+        crate::gil::attach(|py| task.run(py, call, Some(serial)))
+    })
 }
 
 /// The codelet running plain Python functions (any number of data arguments).
@@ -321,7 +363,32 @@ fn submit(
     prepared: Option<(TaskRef, bool)>,
 ) -> PyResult<Py<PyAny>> {
     runtime::with_runtime(py, |rt| {
-        submit_on(py, rt, opts, func, args, kwargs, prepared)
+        submit_on(py, rt, opts, func, args, kwargs, prepared, None)
+    })
+}
+
+/// Another way for a sorted task to reach the runtime than being submitted here: given
+/// the task's data and their modes, and the function that submits it, calls that function
+/// if this process runs the task and says whether it did (StarPU-MPI inserts a task on
+/// every process and submits it on one, see `mpi`).
+pub(crate) type Insert<'a> = &'a mut dyn FnMut(
+    Python<'_>,
+    &[(starpu_core::DataHandle, AccessMode)],
+    &mut dyn FnMut() -> PyResult<()>,
+) -> PyResult<bool>;
+
+/// `submit` through `insert`: the task's future (or result) where it runs, None elsewhere.
+#[cfg(feature = "mpi")]
+pub(crate) fn submit_through(
+    py: Python<'_>,
+    opts: &Options,
+    func: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    insert: Insert<'_>,
+) -> PyResult<Py<PyAny>> {
+    runtime::with_runtime(py, |rt| {
+        submit_on(py, rt, opts, func, args, kwargs, None, Some(insert))
     })
 }
 
@@ -334,6 +401,7 @@ fn submit_on(
     args: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, PyDict>>,
     prepared: Option<(TaskRef, bool)>,
+    insert: Option<Insert<'_>>,
 ) -> PyResult<Py<PyAny>> {
     let target = target_of(func)?;
     let (codelet, kernel, declared) = match &target {
@@ -342,11 +410,19 @@ fn submit_on(
                 Some(m) => m.codelet(python_codelet()),
                 None => python_codelet().clone(),
             };
-            (cl, Kernel::Python(f.clone_ref(py)), false)
+            let kernel = Kernel::Python {
+                cpu: Some(f.clone_ref(py)),
+                opencl: None,
+            };
+            (cl, kernel, false)
         }
         Target::Codelet(c) => {
             let c = c.get();
-            (c.core.clone(), Kernel::Python(c.func.clone_ref(py)), true)
+            let kernel = Kernel::Python {
+                cpu: c.func.as_ref().map(|f| f.clone_ref(py)),
+                opencl: c.opencl.as_ref().map(|f| f.clone_ref(py)),
+            };
+            (c.core.clone(), kernel, true)
         }
         Target::Native(n) => (n.get().codelet.clone(), Kernel::Native, true),
     };
@@ -366,9 +442,9 @@ fn submit_on(
         Modes::Positional(v) => Some(v.as_slice()),
         _ => None,
     };
-    let annotated = match &kernel {
-        Kernel::Python(f) => annotated_modes(py, f.bind(py), args, kwargs)?,
-        Kernel::Native => None,
+    let annotated = match kernel.main_function() {
+        Some(f) => annotated_modes(py, f.bind(py), args, kwargs)?,
+        None => None,
     };
     let arg_handle = opts.arg_handle.unwrap_or(true);
 
@@ -562,10 +638,30 @@ fn submit_on(
     // Submission blocks when synchronous or throttled: without the GIL then, since the
     // tasks it waits for may need it.
     let blocks = opts.synchronous || rt.config.limit_max_submitted.is_some();
-    if blocks {
-        py.detach(|| b.submit()).py(py)?;
-    } else {
-        b.submit().py(py)?;
+    let mut builder = Some(b);
+    let mut submit_here = || -> PyResult<()> {
+        let Some(b) = builder.take() else {
+            return Err(errors::invalid(py, "a task can be submitted once only"));
+        };
+        if blocks {
+            py.detach(|| b.submit()).py(py).map(drop)
+        } else {
+            b.submit().py(py).map(drop)
+        }
+    };
+    let submitted = match insert {
+        None => submit_here().map(|()| true)?,
+        Some(insert) => {
+            let data: Vec<_> = buffers
+                .iter()
+                .map(|h| h.data.clone())
+                .zip(buf_modes.iter().copied())
+                .collect();
+            insert(py, &data, &mut submit_here)?
+        }
+    };
+    if !submitted {
+        return Ok(py.None());
     }
 
     if let Some(h) = result_handle {

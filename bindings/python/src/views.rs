@@ -4,7 +4,8 @@
 //! memory (valid for the call only).
 //!
 //! The buffer's StarPU description (dimensions, strides in elements, contiguous first) is
-//! turned back into numpy's axes with the same axis mapping as at registration (`layout`).
+//! turned back into numpy's axes with the same axis mapping as at registration (`layout`);
+//! OpenCL implementations get the same geometry for their device buffers (`opencl`).
 
 use crate::handle::{Content, HandleState};
 use pyo3::prelude::*;
@@ -38,39 +39,63 @@ impl ArrayKind {
         }))
     }
 
-    /// Buffer `i` of `call` as a numpy array of this kind.
-    pub(crate) fn view(&self, py: Python<'_>, call: &KernelCall, i: usize) -> PyResult<Py<PyAny>> {
-        let (ptr, dims, strides, elemsize) = describe(call, i).ok_or_else(|| {
-            crate::errors::invalid(py, format!("buffer {i} is not an array the face can view"))
-        })?;
+    /// The dtype of the registered array.
+    pub(crate) fn dtype(&self) -> &Py<PyAny> {
+        &self.dtype
+    }
+
+    /// Where buffer `i` of `call` is and how it is laid out, in numpy's axis order.
+    pub(crate) fn geometry(&self, call: &KernelCall, i: usize) -> Option<Geometry> {
+        let (ptr, dims, strides, elemsize) = describe(call, i)?;
         let nd = self.axes.len().min(dims.len());
-        let mut shape = vec![0usize; nd];
-        let mut byte_strides = vec![0isize; nd];
+        let mut g = Geometry {
+            ptr,
+            shape: vec![0; nd],
+            strides: vec![0; nd],
+            elemsize,
+            span: 0,
+        };
         // StarPU dimension d is numpy axis axes[d].
         for (d, &axis) in self.axes.iter().take(nd).enumerate() {
-            shape[axis] = dims[d];
-            byte_strides[axis] = (strides[d] * elemsize) as isize;
+            g.shape[axis] = dims[d];
+            g.strides[axis] = strides[d];
         }
-        let span = if dims.contains(&0) {
-            0
-        } else {
-            (dims
-                .iter()
-                .zip(&strides)
-                .map(|(n, s)| (n - 1) * s)
-                .sum::<usize>()
-                + 1)
-                * elemsize
-        };
+        if !dims.contains(&0) {
+            let last = dims.iter().zip(&strides).map(|(n, s)| (n - 1) * s);
+            g.span = (last.sum::<usize>() + 1) * elemsize;
+        }
+        Some(g)
+    }
+
+    /// Buffer `i` of `call` as a numpy array of this kind.
+    pub(crate) fn view(&self, py: Python<'_>, call: &KernelCall, i: usize) -> PyResult<Py<PyAny>> {
+        let g = self.geometry(call, i).ok_or_else(|| {
+            crate::errors::invalid(py, format!("buffer {i} is not an array the face can view"))
+        })?;
+        let byte_strides: Vec<isize> = g
+            .strides
+            .iter()
+            .map(|s| (s * g.elemsize) as isize)
+            .collect();
         static ARRAY_AT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let array_at = ARRAY_AT.get_or_try_init(py, || -> PyResult<_> {
             Ok(py.import("starpu._support")?.getattr("array_at")?.unbind())
         })?;
         Ok(array_at
             .bind(py)
-            .call1((ptr, span, shape, byte_strides, &self.dtype))?
+            .call1((g.ptr, g.span, g.shape, byte_strides, &self.dtype))?
             .unbind())
     }
+}
+
+/// A buffer's place and layout: numpy's shape, strides in elements, bytes it spans from
+/// its first element to its last.
+pub(crate) struct Geometry {
+    pub(crate) ptr: usize,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) strides: Vec<usize>,
+    pub(crate) elemsize: usize,
+    pub(crate) span: usize,
 }
 
 /// Buffer `i`'s address, dimensions and strides (elements, contiguous first) and element

@@ -1,8 +1,9 @@
 //! Java codelets as core codelets: the codelet table, the per-task payload, the one kernel
 //! that calls back into Java, and completion callbacks.
 //!
-//! A Java `Codelet` becomes a core `Codelet` once per (name, access modes, type): all of
-//! them share one kernel, which calls `Invocation.run()` on the task's payload. The payload
+//! A Java `Codelet` becomes a core `Codelet` once per (name, access modes, type, where):
+//! all of them share one CPU kernel, which calls `Invocation.run()` on the task's payload,
+//! and one OpenCL kernel (opencl.rs). The payload
 //! holds a global reference to the Java `Invocation` (the codelet object and the
 //! `DataHandle[]` it runs on) so that neither is collected while the task is pending; it is
 //! released when the core drops the task. A Java exception fails the task with the
@@ -95,6 +96,8 @@ pub(crate) struct Signature {
     /// `protocol::TYPE_*`.
     pub kind: i32,
     pub max_parallelism: i32,
+    /// `protocol::WHERE_*` bits: the implementations the Java codelet has.
+    pub where_: i32,
 }
 
 /// Codelets by index (the `long` a Java `Codelet` keeps), and the index of each signature
@@ -109,7 +112,13 @@ struct CodeletTable {
 static CODELETS: RwLock<Option<CodeletTable>> = RwLock::new(None);
 
 fn make(sig: &Signature) -> Result<Codelet, Error> {
-    let mut cl = Codelet::new(sig.name.clone()).cpu(java_kernel);
+    let mut cl = Codelet::new(sig.name.clone());
+    if sig.where_ & protocol::WHERE_CPU != 0 {
+        cl = cl.cpu(java_kernel);
+    }
+    if sig.where_ & protocol::WHERE_OPENCL != 0 {
+        cl = cl.opencl(crate::opencl::java_opencl_kernel);
+    }
     cl = match &sig.modes {
         Some(m) => {
             let modes = m

@@ -147,6 +147,11 @@ pub(crate) struct Ids {
     pub invocation_class: jclass,
     pub run_reduction: jmethodID,
     pub byte_buffer_class: jclass,
+    /// `Invocation.runOpenCL(OpenCLCall)`, and `OpenCLCall`'s constructor
+    /// `(long call, Invocation)` (opencl.rs).
+    pub invocation_run_opencl: jmethodID,
+    pub opencl_call_class: jclass,
+    pub opencl_call_new: jmethodID,
     pub runnable_run: jmethodID,
     /// `BooleanSupplier.getAsBoolean()`: a transaction epoch's start function.
     pub supplier_get: jmethodID,
@@ -185,6 +190,17 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
         jni_str!("runReduction"),
         jni_sig!("(Lfr/labri/hpccloud/starpu/Codelet;Lfr/labri/hpccloud/starpu/data/DataHandle;[Ljava/nio/ByteBuffer;)V"),
     )?;
+    let invocation_run_opencl = env.get_method_id(
+        &invocation,
+        jni_str!("runOpenCL"),
+        jni_sig!("(Lfr/labri/hpccloud/starpu/opencl/OpenCLCall;)V"),
+    )?;
+    let opencl_call = env.find_class(jni_str!("fr/labri/hpccloud/starpu/opencl/OpenCLCall"))?;
+    let opencl_call_new = env.get_method_id(
+        &opencl_call,
+        jni_str!("<init>"),
+        jni_sig!("(JLfr/labri/hpccloud/starpu/internal/Invocation;)V"),
+    )?;
     let byte_buffer = env.find_class(jni_str!("java/nio/ByteBuffer"))?;
     let runnable = env.find_class(jni_str!("java/lang/Runnable"))?;
     let runnable_run = env.get_method_id(&runnable, jni_str!("run"), jni_sig!("()V"))?;
@@ -208,6 +224,9 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
         invocation_class: global_class(env, &invocation),
         run_reduction: run_reduction.into_raw(),
         byte_buffer_class: global_class(env, &byte_buffer),
+        invocation_run_opencl: invocation_run_opencl.into_raw(),
+        opencl_call_class: global_class(env, &opencl_call),
+        opencl_call_new: opencl_call_new.into_raw(),
         runnable_run: runnable_run.into_raw(),
         supplier_get: supplier_get.into_raw(),
         exception_class: global_class(env, &exception),

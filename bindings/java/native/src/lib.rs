@@ -12,6 +12,7 @@ mod data;
 mod jvm;
 mod lent;
 mod natives;
+mod opencl;
 mod protocol;
 mod sched;
 mod tasks;

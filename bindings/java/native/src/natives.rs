@@ -136,6 +136,17 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_workerCount(env) -> jint {
     Ok(rt.workers().len() as jint)
 });
 
+native!(Java_fr_labri_hpccloud_starpu_internal_Native_workerCountOf(env, where_: jint) -> jint {
+    use starpu_core::worker::WorkerKind;
+    let kind = match where_ {
+        crate::protocol::WHERE_CPU => WorkerKind::Cpu,
+        crate::protocol::WHERE_OPENCL => WorkerKind::OpenCl,
+        _ => return fail(env, &Error::invalid(format!("unknown worker type {where_}"))),
+    };
+    let rt = check(env, runtime())?;
+    Ok(rt.worker_ids(Some(kind)).len() as jint)
+});
+
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_workerId(_env) -> jint {
     Ok(starpu_core::worker::current_worker_id().map_or(-1, |w| w as jint))
 });

@@ -53,4 +53,22 @@ protocol! {
     LAYOUT_NX: usize = 1;
     LAYOUT_NY: usize = 2;
     LAYOUT_LD: usize = 3;
+    /// Where a codelet has implementations (`WorkerType`'s bits: StarPU's `where`).
+    WHERE_CPU: jint = 1;
+    WHERE_OPENCL: jint = 2;
+    /// The entries of the array `Native.openclBuffer` returns (in elements).
+    BUFFER_FIRST: usize = 0;
+    BUFFER_NX: usize = 1;
+    BUFFER_NY: usize = 2;
+    BUFFER_LD: usize = 3;
+    BUFFER_ELEMSIZE: usize = 4;
+    /// Kinds of OpenCL kernel arguments (`Native.openclLaunch`).
+    ARG_BUFFER: jint = 0;
+    ARG_BYTE: jint = 1;
+    ARG_SHORT: jint = 2;
+    ARG_INT: jint = 3;
+    ARG_LONG: jint = 4;
+    ARG_FLOAT: jint = 5;
+    ARG_DOUBLE: jint = 6;
+    ARG_LOCAL: jint = 7;
 }

@@ -24,12 +24,14 @@ unsafe fn task_at<'a>(p: jlong) -> Result<&'a TaskRef, Error> {
 }
 
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_codelet(env,
-    name: JString<'local>, modes: JIntArray<'local>, kind: jint, max_parallelism: jint) -> jlong {
+    name: JString<'local>, modes: JIntArray<'local>, kind: jint, max_parallelism: jint,
+    where_: jint) -> jlong {
     let sig = Signature {
         name: string(env, &name)?.unwrap_or_else(|| "codelet".into()),
         modes: ints(env, &modes)?.map(|m| m.into_iter().map(|b| b as u32).collect()),
         kind,
         max_parallelism,
+        where_,
     };
     check(env, codelets::codelet(sig))
 });

@@ -9,8 +9,9 @@ partitioning, performance-model symbols and ``starpu.joblib``. Beyond StarPU's m
 ``Codelet`` (declared data arguments, parallel SPMD codelets), ``Task`` (describe now,
 submit later, explicit and end dependencies), tags, partition plans and their switches,
 REDUX (Python or native reduction methods) and SCRATCH accesses, scheduling contexts
-(``SchedCtx``), transactions, one exception class per kind of error, and native kernels
-(C functions run without the GIL).
+(``SchedCtx``), transactions, one exception class per kind of error, native kernels
+(C functions run without the GIL), OpenCL implementations of codelets
+(``starpu.opencl``) and, in builds with MPI, StarPU-MPI (``import starpu.mpi``).
 
 Python functions run on the runtime's CPU workers and hold the GIL only while Python code
 runs, so numpy work that releases the GIL runs in parallel.
@@ -38,6 +39,7 @@ from ._core import (
     init,
     is_initialized,
     native_kernel,
+    opencl_worker_get_count,
     pause,
     release,
     resume,
@@ -174,6 +176,7 @@ def set_ncpu(ncpus):
 # into Python while it goes away would crash the process.
 _atexit.register(_core._shutdown_at_exit)
 
+from . import opencl  # noqa: E402
 from . import starpupy  # noqa: E402  (StarPU's name for the extension module)
 
 __all__ = [
@@ -197,6 +200,8 @@ __all__ = [
     "init",
     "is_initialized",
     "native_kernel",
+    "opencl",
+    "opencl_worker_get_count",
     "pause",
     "perfmodel_plot",
     "release",

@@ -181,7 +181,8 @@ pub struct Kernel {
 
 impl Kernel {
     fn set(&mut self, size: usize, value: *const c_void) -> Result<&mut Kernel> {
-        // SAFETY: value points to `size` readable bytes; OpenCL checks the size against
+        // SAFETY: value points to `size` readable bytes (or is null for a `__local`
+        // argument, which OpenCL takes as a size only); OpenCL checks the size against
         // the kernel's argument and answers an error when it does not match.
         unsafe { cl3::kernel::set_kernel_arg(self.kernel, self.next, size, value) }
             .map_err(|e| cl_error(e, &format!("clSetKernelArg({})", self.next)))?;
@@ -202,6 +203,19 @@ impl Kernel {
     /// the same way).
     pub fn arg<T: Copy>(&mut self, v: T) -> Result<&mut Kernel> {
         self.set(std::mem::size_of::<T>(), &v as *const T as *const c_void)
+    }
+
+    /// Sets the next argument to raw bytes: a value whose type the kernel declares and
+    /// the caller only knows as bytes (the Python face's numpy scalars, OpenCL vector
+    /// types, structs). OpenCL refuses a size that does not match.
+    pub fn arg_bytes(&mut self, bytes: &[u8]) -> Result<&mut Kernel> {
+        self.set(bytes.len(), bytes.as_ptr() as *const c_void)
+    }
+
+    /// Sets the next argument, a `__local` pointer, to `bytes` of work-group local memory
+    /// (each work group gets its own).
+    pub fn arg_local(&mut self, bytes: usize) -> Result<&mut Kernel> {
+        self.set(bytes, std::ptr::null())
     }
 
     /// Runs the kernel over `global` work items (1 to 3 dimensions), in work groups of

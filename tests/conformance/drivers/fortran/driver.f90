@@ -201,6 +201,8 @@ module driver_state
                 integer(c_int) :: prio = 0, one = 1
                 ! ctx=X: the context's id (FSTARPU_SCHED_CTX reads it through c_loc).
                 integer(c_int) :: ctx = 0
+                ! trs=X: the transaction (FSTARPU_TRANSACTION takes the pointer itself).
+                type(c_ptr) :: trs = c_null_ptr
                 logical :: nodetach = .false.
                 ! Under the lock: the kernel has started, the callback has run.
                 logical :: started = .false., called = .false.
@@ -224,6 +226,12 @@ module driver_state
         character(len=name_len), save :: ctx_names(max_ctxs) = ""
         integer(c_int), save :: ctx_ids(max_ctxs) = 0
         integer, save :: nctxs = 0
+
+        ! Transactions by name (fstarpu_transaction_*, this project's extension of the module).
+        integer, parameter :: max_trss = 16
+        character(len=name_len), save :: trs_names(max_trss) = ""
+        type(c_ptr), save :: trs_ptrs(max_trss) = c_null_ptr
+        integer, save :: ntrss = 0
 
         type(data_rec), target, save :: datas(max_data)
         type(plan_rec), target, save :: plans(max_plans)
@@ -644,6 +652,14 @@ contains
                         f = c_funloc(k_spmd)
                 end select
         end function kernel_func
+        ! A transaction's start function: the epoch's argument says whether it runs
+        ! (yes: 1, no: 0).
+        recursive function trs_start(buffer, arg) result(run) bind(C)
+                type(c_ptr), value, intent(in) :: buffer, arg
+                integer(c_int) :: run
+                run = int(transfer(arg, 0_c_intptr_t), c_int)
+                if (c_associated(buffer)) run = run
+        end function trs_start
 end module driver_kernels
 
 ! ------------------------------------------------------------------------------------
@@ -976,10 +992,11 @@ program driver
                 "partition_plan", "partition_submit", "partition_readonly_submit", &
                 "partition_readwrite_upgrade_submit", "partition_readonly_downgrade_submit", &
                 "unpartition_submit", "unpartition_readonly_submit", "partition_clean", "nplans", &
-                "ctx", "ctx_remove", "ctx_inheritor", "ctx_delete"]
-        ! No `trs` (transactions): StarPU's Fortran module has no transaction routines.
+                "ctx", "ctx_remove", "ctx_inheritor", "ctx_delete", "trs_open", "trs_next", "trs_close"]
+        ! Transactions through fstarpu_transaction_* (StarPU's module has none: our extension).
         character(len=8), parameter :: task_options(*) = [character(len=8) :: &
-                "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey", "ctx"]
+                "value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach", "badkey", "ctx", &
+                "trs"]
         character(len=24), parameter :: filter_names(*) = [character(len=24) :: &
                 "vector_block", "matrix_block", "matrix_vertical_block"]
         character(len=12), parameter :: mode_names(*) = [character(len=12) :: "R", "W", "RW", "RW|COMMUTE", &
@@ -1127,6 +1144,13 @@ contains
                 case ("ctx_delete")
                         call expect(t, 2, "one context")
                         call fstarpu_sched_ctx_delete(find_ctx(t(2)))
+                case ("trs_open")
+                        call op_trs_open(t)
+                case ("trs_next")
+                        call expect(t, 3, "a transaction and yes|no")
+                        call fstarpu_transaction_next_epoch(find_trs(t(2)), yes_no(t(1), t(3)))
+                case ("trs_close")
+                        call op_trs_close(t)
                 case ("unregister", "unregister_no_coherency")
                         call op_unregister(t)
                 case ("invalidate")
@@ -1700,6 +1724,70 @@ contains
                 ctx_ids(nctxs) = id
         end subroutine op_ctx
 
+        ! ---- transactions
+
+        function find_trs(name) result(p)
+                character(len=*), intent(in) :: name
+                type(c_ptr) :: p
+                integer :: i
+                do i = 1, ntrss
+                        if (trs_names(i) == name) then
+                                p = trs_ptrs(i)
+                                return
+                        end if
+                end do
+                p = c_null_ptr
+                call die("unknown transaction '" // trim(name) // "'")
+        end function find_trs
+
+        ! The epoch argument of yes|no: whether the start function confirms the epoch.
+        function yes_no(verb, tok) result(p)
+                character(len=*), intent(in) :: verb, tok
+                type(c_ptr) :: p
+                select case (trim(tok))
+                case ("yes")
+                        p = fstarpu_int_to_cptr(1_c_int)
+                case ("no")
+                        p = fstarpu_int_to_cptr(0_c_int)
+                case default
+                        p = c_null_ptr
+                        call die(trim(verb) // ": expected yes or no, got '" // trim(tok) // "'")
+                end select
+        end function yes_no
+
+        ! trs_open X yes|no: fstarpu_transaction_open; the first epoch runs or not.
+        subroutine op_trs_open(t)
+                character(len=*), intent(in) :: t(:)
+                type(c_ptr) :: p
+                call expect(t, 3, "a name and yes|no")
+                call check_name(t(2))
+                if (ntrss == max_trss) call die("too many transactions")
+                p = fstarpu_transaction_open(c_funloc(trs_start), yes_no(t(1), t(3)))
+                if (.not. c_associated(p)) then
+                        call report_ret("trs_open", trim(t(2)), -19_c_int)
+                        return
+                end if
+                ntrss = ntrss + 1
+                trs_names(ntrss) = t(2)
+                trs_ptrs(ntrss) = p
+        end subroutine op_trs_open
+
+        ! trs_close X: fstarpu_transaction_close; the name is gone.
+        subroutine op_trs_close(t)
+                character(len=*), intent(in) :: t(:)
+                integer :: i
+                call expect(t, 2, "one transaction")
+                call fstarpu_transaction_close(find_trs(t(2)))
+                do i = 1, ntrss
+                        if (trs_names(i) == t(2)) then
+                                trs_names(i) = trs_names(ntrss)
+                                trs_ptrs(i) = trs_ptrs(ntrss)
+                                ntrss = ntrss - 1
+                                exit
+                        end if
+                end do
+        end subroutine op_trs_close
+
         ! ctx_remove X W...: fstarpu_sched_ctx_remove_workers.
         subroutine op_ctx_remove(t)
                 character(len=*), intent(in) :: t(:)
@@ -1874,6 +1962,8 @@ contains
                         else if (has_option(t(i), "ctx", v)) then
                                 use_ctx = .true.
                                 r%ctx = find_ctx(v)
+                        else if (has_option(t(i), "trs", v)) then
+                                r%trs = find_trs(v)
                         else
                                 call die(trim(t(1)) // ": unknown option '" // trim(t(i)) // "'")
                         end if
@@ -1923,6 +2013,10 @@ contains
                 if (use_ctx) then
                         call push(args, nargs, FSTARPU_SCHED_CTX)
                         call push(args, nargs, c_loc(r%ctx))
+                end if
+                if (c_associated(r%trs)) then
+                        call push(args, nargs, FSTARPU_TRANSACTION)
+                        call push(args, nargs, r%trs)
                 end if
                 call push(args, nargs, c_null_ptr)
         end subroutine build_args

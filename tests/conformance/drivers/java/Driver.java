@@ -5,6 +5,7 @@ import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.Task;
 import fr.labri.hpccloud.starpu.Transaction;
+import fr.labri.hpccloud.starpu.WorkerType;
 import fr.labri.hpccloud.starpu.data.DataHandle;
 import fr.labri.hpccloud.starpu.data.DataHandle.AccessMode;
 import fr.labri.hpccloud.starpu.data.Filter;
@@ -12,6 +13,9 @@ import fr.labri.hpccloud.starpu.data.LongMatrixHandle;
 import fr.labri.hpccloud.starpu.data.LongVariableHandle;
 import fr.labri.hpccloud.starpu.data.LongVectorHandle;
 import fr.labri.hpccloud.starpu.data.PartitionPlan;
+import fr.labri.hpccloud.starpu.opencl.DeviceBuffer;
+import fr.labri.hpccloud.starpu.opencl.OpenCLCall;
+import fr.labri.hpccloud.starpu.opencl.Program;
 
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
@@ -22,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,7 +40,8 @@ import java.util.function.Function;
  * through the Java face's public API, with every kernel written in Java. Usage: Driver PLAN
  * | --capabilities. The face has every operation of the suite; the one thing Java cannot
  * express is a {@code starpu_task_insert} key the runtime does not know ({@code badkey}):
- * tasks are built with typed methods, not a variadic key list.
+ * tasks are built with typed methods, not a variadic key list. OpenCL implementations
+ * ({@code impl=opencl}) are {@code Codelet.runOpenCL}, launching one OpenCL C kernel.
  */
 public class Driver {
 	static final PrintStream OUT = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), false, StandardCharsets.UTF_8);
@@ -45,7 +51,12 @@ public class Driver {
 	static final Set<Integer> gates = new HashSet<>();
 
 	static final List<String> KERNELS = List.of("noop", "set", "add", "scale", "affine", "axpy", "copy", "sum", "gate",
-			"try_acquire", "try_wait_all", "worker", "spmd");
+			"try_acquire", "try_wait_all", "worker", "spmd", "clfail");
+	/**
+	 * The kernels that have an OpenCL implementation (`codelet ... impl=opencl`): each one runs
+	 * an operation of {@link #PROGRAM} on the device copies of its buffers.
+	 */
+	static final Map<String, OpenCLKernel> OPENCL = new LinkedHashMap<>();
 	static final List<String> OPTIONS = List.of("value", "ref", "delay", "prio", "callback", "sync", "tag", "nodetach",
 			"ctx", "trs");
 	static final Map<String, Function<Integer, Filter>> FILTERS = new LinkedHashMap<>();
@@ -67,7 +78,7 @@ public class Driver {
 	static final Map<String, DataHandle> handles = new HashMap<>();
 	static final Map<String, List<String>> children = new HashMap<>();
 	static final Map<String, PartitionPlan> plans = new HashMap<>();
-	static final Map<String, String[]> codelets = new HashMap<>(); // name -> kernel, modes...
+	static final Map<String, CodeletSpec> codelets = new HashMap<>();
 	static final Map<String, Task> tasks = new HashMap<>();
 	static final Map<String, SchedContext> contexts = new HashMap<>();
 	static final Map<String, Transaction> transactions = new HashMap<>();
@@ -249,6 +260,8 @@ public class Driver {
 			OUT.println("nbuffers variable");
 			OUT.println("handle null");
 			OUT.println("home none");
+			OUT.println("device opencl");
+			OUT.println("impl opencl");
 			OUT.flush();
 			return;
 		}
@@ -391,16 +404,29 @@ public class Driver {
 
 	static void init(String[] t) throws ScenarioError {
 		Map<String, String> env = new HashMap<>();
+		int nopencl = 0;
 		for (int i = 1; i < t.length; i++) {
 			if (t[i].startsWith("ncpus=")) {
 				env.put("STARPU_NCPU", t[i].substring(6));
 			} else if (t[i].startsWith("sched=")) {
 				env.put("STARPU_SCHED", t[i].substring(6));
+			} else if (t[i].startsWith("opencl=")) {
+				nopencl = (int) number(t[i].substring(7)); // PoCL also needs STARPU_OPENCL_ON_CPUS=1
+			} else if (t[i].startsWith("limit_opencl_mem=")) {
+				env.put("STARPU_LIMIT_OPENCL_MEM", Long.toString(number(t[i].substring(17))));
 			} else {
 				throw new ScenarioError("init: unknown option " + t[i]);
 			}
 		}
+		env.put("STARPU_NOPENCL", Integer.toString(nopencl));
 		call(t, () -> StarPU.init(env));
+		if (nopencl > 0 && StarPU.isInitialized() && StarPU.workerCount(WorkerType.OPENCL) < nopencl) {
+			System.err.println(nopencl + " OpenCL worker(s) asked for, " + StarPU.workerCount(WorkerType.OPENCL)
+					+ " found: no OpenCL device (PoCL needs STARPU_OPENCL_ON_CPUS=1)");
+			StarPU.shutdown();
+			OUT.flush();
+			System.exit(77);
+		}
 	}
 
 	/** `data H KIND [dims] [values] [home=none]`. */
@@ -508,22 +534,52 @@ public class Driver {
 		};
 	}
 
+	/** A `codelet` line: its kernel, its modes (null: `*`), and where it has implementations. */
+	static final class CodeletSpec {
+		final String kernel;
+		final AccessMode[] modes;
+		final Set<WorkerType> where;
+
+		CodeletSpec(String kernel, AccessMode[] modes, Set<WorkerType> where) {
+			this.kernel = kernel;
+			this.modes = modes;
+			this.where = where;
+		}
+	}
+
+	/** `codelet C KERNEL MODE... [impl=cpu|opencl|cpu+opencl]`, or `codelet C KERNEL *`. */
 	static void codelet(String[] t) throws ScenarioError {
 		if (t.length < 3 || !KERNELS.contains(t[2])) {
 			throw new ScenarioError("codelet: expected a name and a known kernel");
 		}
-		for (int i = 3; i < t.length; i++) {
-			if (!t[i].equals("*")) {
-				mode(t[i]);
+		int end = t.length;
+		Set<WorkerType> where = EnumSet.of(WorkerType.CPU);
+		if (t[end - 1].startsWith("impl=")) {
+			where = EnumSet.noneOf(WorkerType.class);
+			for (String i : t[--end].substring(5).split("\\+")) {
+				if (i.equals("cpu")) {
+					where.add(WorkerType.CPU);
+				} else if (i.equals("opencl") && OPENCL.containsKey(t[2])) {
+					where.add(WorkerType.OPENCL);
+				} else {
+					throw new ScenarioError("codelet: kernel " + t[2] + " has no implementation " + i);
+				}
 			}
 		}
-		codelets.put(t[1], Arrays.copyOfRange(t, 2, t.length));
+		AccessMode[] modes = null;
+		if (!(end == 4 && t[3].equals("*"))) {
+			modes = new AccessMode[end - 3];
+			for (int i = 3; i < end; i++) {
+				modes[i - 3] = mode(t[i]);
+			}
+		}
+		codelets.put(t[1], new CodeletSpec(t[2], modes, where));
 	}
 
 	/** Builds task t[1] of `insert` / `task` (named in the task table). */
 	static Task task(String[] t) throws ScenarioError {
 		String name = arg(t, 1);
-		String[] cl = codelets.get(arg(t, 2));
+		CodeletSpec cl = codelets.get(arg(t, 2));
 		if (cl == null) {
 			throw new ScenarioError("unknown codelet " + t[2]);
 		}
@@ -569,16 +625,8 @@ public class Driver {
 				throw new ScenarioError(t[0] + ": unknown option " + o);
 			}
 		}
-		boolean variable = cl.length == 2 && cl[1].equals("*");
-		AccessMode[] declared = null;
-		if (!variable) {
-			declared = new AccessMode[cl.length - 1];
-			for (int i = 1; i < cl.length; i++) {
-				declared[i - 1] = mode(cl[i]);
-			}
-		}
 		long[] v = values.stream().mapToLong(Long::longValue).toArray();
-		Task task = StarPU.task(new Kernel(t[2], cl[0], declared, name, v, ref, delay)).name(name).priority(prio)
+		Task task = StarPU.task(new Kernel(t[2], cl, name, v, ref, delay)).name(name).priority(prio)
 				.synchronous(sync).detach(!nodetach).context(ctx).transaction(trs);
 		// Each buffer in the mode the scenario gives: the runtime checks it against the codelet's.
 		for (int i = 0; i < bufs.size(); i++) {
@@ -622,10 +670,11 @@ public class Driver {
 	}
 
 	/** The reduction methods of `redux_methods`: a sum, and zero as the neutral element. */
-	static final Codelet REDUX_SUM = new Kernel("redux_sum", "redux_sum",
-			new AccessMode[] { AccessMode.STARPU_RW, AccessMode.STARPU_R }, null, new long[0], null, 0);
-	static final Codelet REDUX_ZERO = new Kernel("redux_zero", "redux_zero", new AccessMode[] { AccessMode.STARPU_W },
-			null, new long[0], null, 0);
+	static final Codelet REDUX_SUM = new Kernel("redux_sum", new CodeletSpec("redux_sum",
+			new AccessMode[] { AccessMode.STARPU_RW, AccessMode.STARPU_R }, EnumSet.of(WorkerType.CPU)), null,
+			new long[0], null, 0);
+	static final Codelet REDUX_ZERO = new Kernel("redux_zero", new CodeletSpec("redux_zero",
+			new AccessMode[] { AccessMode.STARPU_W }, EnumSet.of(WorkerType.CPU)), null, new long[0], null, 0);
 
 	// Elements of the scenarios' data (int64), whatever the handle: variable, vector, matrix
 	// (walked row by row), in memory order.
@@ -686,14 +735,16 @@ public class Driver {
 	static final class Kernel extends Codelet {
 		final String name, kernel, task;
 		final AccessMode[] modes;
+		final Set<WorkerType> where;
 		final long[] v;
 		final DataHandle ref;
 		final long delay;
 
-		Kernel(String name, String kernel, AccessMode[] modes, String task, long[] v, DataHandle ref, long delay) {
+		Kernel(String name, CodeletSpec spec, String task, long[] v, DataHandle ref, long delay) {
 			this.name = name;
-			this.kernel = kernel;
-			this.modes = modes;
+			this.kernel = spec.kernel;
+			this.modes = spec.modes;
+			this.where = spec.where;
 			this.task = task;
 			this.v = v;
 			this.ref = ref;
@@ -708,6 +759,11 @@ public class Driver {
 		@Override
 		public AccessMode[] getAccessModes() {
 			return modes;
+		}
+
+		@Override
+		public Set<WorkerType> getWhere() {
+			return where;
 		}
 
 		@Override
@@ -734,6 +790,16 @@ public class Driver {
 				spmd(b[0]);
 				return;
 			}
+			started();
+			String report = body(b);
+			if (report != null) {
+				event("report", task, report);
+			}
+			event("end", task, null);
+		}
+
+		/** The task's start event, then its delay. */
+		void started() {
 			event("start", task, null);
 			if (delay > 0) {
 				try {
@@ -742,11 +808,20 @@ public class Driver {
 					Thread.currentThread().interrupt();
 				}
 			}
-			String report = body(b);
-			if (report != null) {
-				event("report", task, report);
+		}
+
+		/**
+		 * The OpenCL implementation: one OpenCL kernel applies the operation to the device
+		 * copies of the buffers. The end event is recorded even when the kernel fails.
+		 */
+		@Override
+		public void runOpenCL(OpenCLCall call) {
+			started();
+			try {
+				OPENCL.get(kernel).run(call, this);
+			} finally {
+				event("end", task, null);
 			}
-			event("end", task, null);
 		}
 
 		/** The kernel's work; returns what it reports, or null. */
@@ -809,10 +884,65 @@ public class Driver {
 				case "spmd":
 					spmd(b[0]);
 					return null;
+				case "clfail":
+					return null; // fails on OpenCL only
 				default:
 					throw new IllegalStateException("unknown kernel " + kernel);
 			}
 		}
+	}
+
+	/** The OpenCL kernel of the scenarios' operations: b0 (and b1), walked by rows of nx, ld apart. */
+	static final Program PROGRAM = new Program(String.join("\n",
+			"enum { SET, ADD, SCALE, AFFINE, AXPY, COPY };",
+			"__kernel void apply(int op, __global long *b0, unsigned off0, unsigned nx0, unsigned ld0,",
+			"                    __global const long *b1, unsigned off1, unsigned nx1, unsigned ld1,",
+			"                    long k0, long k1, unsigned n) {",
+			"    const size_t i = get_global_id(0);",
+			"    if (i >= n) return;",
+			"    __global long *x = b0 + off0 + (i / nx0) * ld0 + i % nx0;",
+			"    const long y = b1[off1 + (i / nx1) * ld1 + i % nx1];",
+			"    switch (op) {",
+			"    case SET: *x = k0; break;",
+			"    case ADD: *x += k0; break;",
+			"    case SCALE: *x *= k0; break;",
+			"    case AFFINE: *x = *x * k0 + k1; break;",
+			"    case AXPY: *x += k0 * y; break;",
+			"    case COPY: *x = y; break;",
+			"    }",
+			"}"));
+
+	interface OpenCLKernel {
+		void run(OpenCLCall call, Kernel k);
+	}
+
+	// The operations of PROGRAM's kernel, numbered as in its enum.
+	static final int SET = 0, ADD = 1, SCALE = 2, AFFINE = 3, AXPY = 4, COPY = 5;
+
+	static {
+		OPENCL.put("noop", (call, k) -> {
+		});
+		OPENCL.put("set", (call, k) -> apply(call, SET, k.arg(0), 0, false));
+		OPENCL.put("add", (call, k) -> apply(call, ADD, k.arg(0), 0, false));
+		OPENCL.put("scale", (call, k) -> apply(call, SCALE, k.arg(0), 0, false));
+		OPENCL.put("affine", (call, k) -> apply(call, AFFINE, k.arg(0), k.arg(1), false));
+		OPENCL.put("axpy", (call, k) -> apply(call, AXPY, k.arg(0), 0, true));
+		OPENCL.put("copy", (call, k) -> apply(call, COPY, 0, 0, true));
+		// A program that does not compile: building it fails the task.
+		OPENCL.put("clfail", (call, k) -> call.kernel(new Program("__kernel void f( {"), "f").launch(1));
+	}
+
+	/** Runs operation {@code op} of the OpenCL kernel on buffer 0 (and buffer 1 when {@code binary}). */
+	static void apply(OpenCLCall call, int op, long k0, long k1, boolean binary) {
+		DeviceBuffer b0 = call.getBuffer(0), b1 = binary ? call.getBuffer(1) : b0;
+		if (b1.getCount() != b0.getCount()) {
+			throw new IllegalArgumentException("buffers of different sizes");
+		}
+		call.kernel(PROGRAM, "apply").arg(op)
+				.arg(b0).arg((int) b0.getFirst()).arg(b0.getNx()).arg(b0.getLd())
+				.arg(b1).arg((int) b1.getFirst()).arg(b1.getNx()).arg(b1.getLd())
+				.arg(k0).arg(k1).arg((int) b0.getCount())
+				.launch(b0.getCount());
 	}
 
 	interface LongOp {

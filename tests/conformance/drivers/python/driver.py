@@ -5,14 +5,16 @@
     driver.py --capabilities  prints what this driver can express
 
 Each operation goes through the public `starpu` Python module only (codelets are
-`starpu.Codelet`s of Python functions working on numpy arrays; tasks are submitted with
-`starpu.task_submit` or described with `starpu.Task`). Kernels and callbacks print events
+`starpu.Codelet`s of Python functions working on numpy arrays, and with `impl=opencl` of
+OpenCL functions launching one OpenCL kernel on the device copies (`starpu.opencl`);
+tasks are submitted with `starpu.task_submit` or described with `starpu.Task`). Kernels and callbacks print events
 (`@ev TICK start|end|cb|report TASK ...`) on one clock; `clock` prints `@clock TICK`; the
 other operations print their canonical lines. Protocol: tests/conformance/README.md.
 
 Exit status: 0 when the plan ran to its end, 2 for a malformed plan line.
 """
 
+import os
 import sys
 import threading
 import time
@@ -165,10 +167,74 @@ def k_spmd(bufs, vals, rec):
     v[first:first + base + (rank < rest)] = 10 * size + rank
 
 
+def k_clfail(bufs, vals, rec):
+    pass  # its OpenCL implementation is the one that fails
+
+
 KERNELS = {
     "noop": k_noop, "set": k_set, "add": k_add, "scale": k_scale, "affine": k_affine,
     "axpy": k_axpy, "copy": k_copy, "sum": k_sum, "try_acquire": k_try_acquire,
     "try_wait_all": k_try_wait_all, "gate": k_gate, "worker": k_worker, "spmd": k_spmd,
+    "clfail": k_clfail,
+}
+
+# OpenCL implementations: one kernel applies the operation to the device copy of b0
+# (reading b1 for the binary ones), walking a matrix by its row stride from `first`.
+CL_SOURCE = """
+enum { SET, ADD, SCALE, AFFINE, AXPY, COPY };
+__kernel void apply(int op, __global long *b0, unsigned off0, unsigned nx0, unsigned ld0,
+                    __global const long *b1, unsigned off1, unsigned nx1, unsigned ld1,
+                    long k0, long k1, unsigned n)
+{
+    const size_t i = get_global_id(0);
+    if (i >= n) return;
+    __global long *x = b0 + off0 + (i / nx0) * ld0 + i % nx0;
+    const long y = b1[off1 + (i / nx1) * ld1 + i % nx1];
+    switch (op) {
+    case SET: *x = k0; break;
+    case ADD: *x += k0; break;
+    case SCALE: *x *= k0; break;
+    case AFFINE: *x = *x * k0 + k1; break;
+    case AXPY: *x += k0 * y; break;
+    case COPY: *x = y; break;
+    }
+}
+"""
+cl_program = None
+
+
+def device_view(b):
+    """(offset, row length, row stride, count) of a device buffer, in elements."""
+    nx = b.shape[-1] if b.ndim else 1
+    ld = b.strides[0] if b.ndim == 2 else nx
+    return [np.uint32(b.first), np.uint32(nx), np.uint32(ld)], b.size
+
+
+def cl_apply(op, nvalues, binary):
+    def run(bufs, vals, rec):
+        global cl_program
+        if cl_program is None:
+            cl_program = starpu.opencl.Program(CL_SOURCE)
+        b0 = bufs[0]
+        b1 = bufs[1] if binary else b0
+        v0, n = device_view(b0)
+        v1, n1 = device_view(b1)
+        if n1 != n:
+            raise ValueError("buffers of different sizes")
+        k = [np.int64(v) for v in (vals[:nvalues] + [0, 0])[:2]]
+        cl_program.launch("apply", n, np.int32(op), b0, *v0, b1, *v1, *k, np.uint32(n))
+
+    return run
+
+
+def cl_fail(bufs, vals, rec):
+    starpu.opencl.Program("__kernel void f( {").launch("f", 1)
+
+
+OPENCL_KERNELS = {
+    "noop": k_noop, "set": cl_apply(0, 1, False), "add": cl_apply(1, 1, False),
+    "scale": cl_apply(2, 1, False), "affine": cl_apply(3, 2, False),
+    "axpy": cl_apply(4, 1, True), "copy": cl_apply(5, 0, True), "clfail": cl_fail,
 }
 
 
@@ -181,9 +247,11 @@ def make_kernel(fn):
             event("start", rec.name)
         if rec.delay:
             time.sleep(rec.delay / 1000)
-        fn(bufs, vals, rec)
-        if speaks:
-            event("end", rec.name)
+        try:
+            fn(bufs, vals, rec)
+        finally:
+            if speaks:
+                event("end", rec.name)
 
     return kernel
 
@@ -240,8 +308,21 @@ def show(arr):
 
 def op_init(args):
     opts = dict(a.split("=", 1) for a in args)
-    attempt("init", None, lambda: starpu.init(ncpus=to_int(opts.get("ncpus", "-1")),
-                                             sched_policy_name=opts.get("sched")))
+    unknown = set(opts) - {"ncpus", "sched", "opencl", "limit_opencl_mem"}
+    if unknown:
+        raise ScenarioError("unknown init option %r" % sorted(unknown)[0])
+    nopencl = to_int(opts.get("opencl", "0"))  # PoCL also needs STARPU_OPENCL_ON_CPUS=1
+    if "limit_opencl_mem" in opts:
+        os.environ["STARPU_LIMIT_OPENCL_MEM"] = str(to_int(opts["limit_opencl_mem"]))
+    done = attempt("init", None, lambda: starpu.init(ncpus=to_int(opts.get("ncpus", "-1")),
+                                                    sched_policy_name=opts.get("sched"),
+                                                    nopencl=nopencl) or True)
+    if done and starpu.opencl.worker_get_count() < nopencl:
+        print("%d OpenCL worker(s) asked for, %d found: no OpenCL device (PoCL needs "
+              "STARPU_OPENCL_ON_CPUS=1)" % (nopencl, starpu.opencl.worker_get_count()),
+              file=sys.stderr)
+        starpu.shutdown()
+        sys.exit(77)
 
 
 def op_shutdown(args):
@@ -471,11 +552,20 @@ def op_codelet(args):
     name, kernel, modes = args[0], args[1], args[2:]
     if kernel not in KERNELS:
         raise ScenarioError("unknown kernel %r" % kernel)
+    # impl=cpu (the default), impl=opencl, impl=cpu+opencl: the implementations.
+    impls = "cpu"
+    if modes and modes[-1].startswith("impl="):
+        impls, modes = modes[-1][5:], modes[:-1]
     if modes == ["*"]:
         modes = None
+    cpu = make_kernel(KERNELS[kernel]) if "cpu" in impls.split("+") else None
+    opencl = None
+    if "opencl" in impls.split("+"):
+        if kernel not in OPENCL_KERNELS:
+            raise ScenarioError("kernel %r has no OpenCL implementation" % kernel)
+        opencl = make_kernel(OPENCL_KERNELS[kernel])
     kind = "spmd" if kernel == "spmd" else "seq"
-    codelets[name] = starpu.Codelet(make_kernel(KERNELS[kernel]), modes=modes, name=name,
-                                    type=kind)
+    codelets[name] = starpu.Codelet(cpu, modes=modes, name=name, type=kind, opencl=opencl)
 
 
 class TaskLine:
@@ -614,7 +704,7 @@ CAPABILITIES = (
     + ["option " + o for o in OPTIONS]
     + ["filter " + f for f in FILTERS]
     + ["kind variable", "kind vector", "kind matrix", "home none", "nbuffers variable",
-       "handle null"]
+       "handle null", "device opencl", "impl opencl"]
     + ["mode " + m for m in ("R", "W", "RW", "RW|COMMUTE", "REDUX", "SCRATCH")]
 )
 

@@ -2,6 +2,10 @@ package fr.labri.hpccloud.starpu;
 
 import fr.labri.hpccloud.starpu.data.DataHandle;
 import fr.labri.hpccloud.starpu.internal.Native;
+import fr.labri.hpccloud.starpu.opencl.OpenCLCall;
+
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * A computation that tasks apply to data handles: {@link #run} receives the task's handles,
@@ -9,6 +13,12 @@ import fr.labri.hpccloud.starpu.internal.Native;
  * runtime's CPU workers; an exception it throws fails its task, and the waiting call
  * ({@link StarPU#taskWaitForAll}, {@link Task#waitFor}, a synchronous submission...) throws a
  * {@link TaskFailedException} whose cause is that very exception.
+ * <p>
+ * A codelet may also have an OpenCL implementation, {@link #runOpenCL}, that launches
+ * OpenCL kernels on the task's data on an OpenCL device; {@link #getWhere} says which
+ * implementations it has, and the runtime runs each task on a worker of one of those kinds
+ * (see {@link fr.labri.hpccloud.starpu.opencl.OpenCLCodelet} for a codelet with an OpenCL
+ * implementation only).
  */
 public abstract class Codelet {
 	/** The runtime's codelet for this one, made at the first submission. */
@@ -22,6 +32,28 @@ public abstract class Codelet {
 
 	/** The access mode of each buffer; {@code null} lets each task choose its buffers and modes. */
 	public abstract DataHandle.AccessMode[] getAccessModes();
+
+	/**
+	 * The kinds of workers this codelet has an implementation for (StarPU's {@code where}):
+	 * {@link WorkerType#CPU} ({@link #run}) by default. A codelet overriding
+	 * {@link #runOpenCL} adds {@link WorkerType#OPENCL}; without CPU, its tasks run on OpenCL
+	 * workers only, and their submission throws {@link NoDeviceException} when there is none.
+	 */
+	public Set<WorkerType> getWhere() {
+		return EnumSet.of(WorkerType.CPU);
+	}
+
+	/**
+	 * The OpenCL implementation, run on an OpenCL worker when {@link #getWhere} has
+	 * {@link WorkerType#OPENCL}: {@code call} gives the task's buffers on the worker's device
+	 * and launches kernels of an {@link fr.labri.hpccloud.starpu.opencl.Program} on them. The
+	 * data is on the device for the call and, for a write, comes back to main memory when
+	 * Java reads it (an acquisition, a CPU task). An exception, such as a kernel that fails
+	 * to build or launch, fails the task as one thrown by {@link #run} does.
+	 */
+	public void runOpenCL(OpenCLCall call) {
+		throw new UnsupportedOperationException("codelet " + getName() + " has no OpenCL implementation");
+	}
 
 	public String getName() {
 		return "codelet";
@@ -53,7 +85,15 @@ public abstract class Codelet {
 			}
 			CodeletType t = getType();
 			int type = t == CodeletType.SPMD ? Native.TYPE_SPMD : t == CodeletType.FORKJOIN ? Native.TYPE_FORKJOIN : Native.TYPE_SEQ;
-			id = Native.codelet(getName(), bits, type, getMaxParallelism());
+			Set<WorkerType> where = getWhere();
+			if (where == null) {
+				throw new NullPointerException("codelet " + getName() + ": getWhere() returned null");
+			}
+			int whereBits = 0;
+			for (WorkerType w : where) {
+				whereBits |= w.bit();
+			}
+			id = Native.codelet(getName(), bits, type, getMaxParallelism(), whereBits);
 			nativeId = id;
 		}
 		return id;

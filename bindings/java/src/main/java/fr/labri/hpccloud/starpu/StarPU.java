@@ -61,6 +61,11 @@ public class StarPU {
 		return Native.workerCount();
 	}
 
+	/** The number of workers of a type ({@code starpu_worker_get_count_by_type}). */
+	public static int workerCount(WorkerType type) throws StarPUException {
+		return Native.workerCountOf(type.bit());
+	}
+
 	/** The worker running the calling codelet (its id, from 0), or -1 outside workers. */
 	public static int workerId() {
 		return Native.workerId();

@@ -6,13 +6,14 @@ import org.junit.jupiter.api.BeforeEach;
 import java.util.Map;
 
 /**
- * Each test gets a fresh runtime with two CPU workers under the default policy (set each
- * time: the environment is the process's, and a test may start its runtime with another).
+ * Each test gets a fresh runtime with two CPU workers and no OpenCL worker, under the
+ * default policy (set each time: the environment is the process's, and a test may start
+ * its runtime with another).
  */
 public abstract class RuntimeFixture {
 	@BeforeEach
 	void start() throws StarPUException {
-		StarPU.init(Map.of("STARPU_NCPU", "2", "STARPU_SILENT", "1", "STARPU_SCHED", "lws"));
+		StarPU.init(Map.of("STARPU_NCPU", "2", "STARPU_NOPENCL", "0", "STARPU_SILENT", "1", "STARPU_SCHED", "lws"));
 	}
 
 	@AfterEach

@@ -2,6 +2,7 @@ package fr.labri.hpccloud.starpu.internal;
 
 import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.data.DataHandle;
+import fr.labri.hpccloud.starpu.opencl.OpenCLCall;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -31,6 +32,16 @@ public final class Invocation {
 	void run() {
 		try {
 			codelet.run(buffers);
+		} catch (RuntimeException | Error e) {
+			failure = e;
+			throw e;
+		}
+	}
+
+	/** Called by an OpenCL worker: the codelet's OpenCL implementation on {@code call}. */
+	void runOpenCL(OpenCLCall call) {
+		try {
+			codelet.runOpenCL(call);
 		} catch (RuntimeException | Error e) {
 			failure = e;
 			throw e;

@@ -35,6 +35,13 @@ public final class Native {
 	public static final int TYPE_SEQ = 0, TYPE_SPMD = 1, TYPE_FORKJOIN = 2;
 	/** The entries of {@link #layout}. */
 	public static final int LAYOUT_ADDRESS = 0, LAYOUT_NX = 1, LAYOUT_NY = 2, LAYOUT_LD = 3;
+	/** Where a codelet has implementations ({@link fr.labri.hpccloud.starpu.WorkerType}'s bits). */
+	public static final int WHERE_CPU = 1, WHERE_OPENCL = 2;
+	/** The entries of {@link #openclBuffer} (in elements). */
+	public static final int BUFFER_FIRST = 0, BUFFER_NX = 1, BUFFER_NY = 2, BUFFER_LD = 3, BUFFER_ELEMSIZE = 4;
+	/** Kinds of OpenCL kernel arguments ({@link #openclLaunch}). */
+	public static final int ARG_BUFFER = 0, ARG_BYTE = 1, ARG_SHORT = 2, ARG_INT = 3, ARG_LONG = 4, ARG_FLOAT = 5,
+			ARG_DOUBLE = 6, ARG_LOCAL = 7;
 
 	private Native() {
 	}
@@ -51,6 +58,9 @@ public final class Native {
 
 	public static native int workerCount();
 
+	/** The number of workers of a type ({@code WHERE_*}). */
+	public static native int workerCountOf(int where);
+
 	public static native int workerId();
 
 	public static native int combinedWorkerSize();
@@ -59,7 +69,8 @@ public final class Native {
 
 	// Codelets and tasks.
 
-	public static native long codelet(String name, int[] modes, int type, int maxParallelism);
+	/** The runtime's codelet; {@code where}: its implementations ({@code WHERE_*} bits). */
+	public static native long codelet(String name, int[] modes, int type, int maxParallelism, int where);
 
 	public static native long taskCreate();
 
@@ -147,4 +158,28 @@ public final class Native {
 	public static native int nplans(long handle);
 
 	public static native void setReductionMethods(long handle, DataHandle shape, Codelet redux, Codelet init);
+
+	// OpenCL: programs, and what an OpenCL implementation asks of its call (the address of
+	// the running call, checked by the library against the call its thread runs).
+
+	/** An OpenCL program from source text, or ({@code file}) from the source file so named. */
+	public static native long programCreate(String text, String options, boolean file);
+
+	public static native void programFree(long program);
+
+	/** The number of the call's OpenCL device among the runtime's. */
+	public static native int openclDevice(long call);
+
+	public static native String openclDeviceName(long call);
+
+	/** Where buffer {@code index} of the call lies on its device: {@code BUFFER_*} entries. */
+	public static native long[] openclBuffer(long call, int index);
+
+	/**
+	 * Builds kernel {@code name} of {@code program} for the call's device, sets its arguments
+	 * ({@code ARG_*} kinds, each value as the bits of a long; a buffer by its index) and runs
+	 * it over {@code global} work items, in groups of {@code local} (null: the driver's choice).
+	 */
+	public static native void openclLaunch(long call, long program, String name, int[] kinds, long[] values,
+			long[] global, long[] local);
 }

@@ -1,0 +1,99 @@
+package fr.labri.hpccloud.starpu.opencl;
+
+import fr.labri.hpccloud.starpu.internal.Native;
+
+import java.util.Arrays;
+
+/**
+ * An OpenCL kernel with its arguments, launched on the device of an OpenCL worker
+ * ({@link OpenCLCall#kernel}). Arguments are given in the kernel's order, each with the
+ * Java type of the kernel's parameter: {@code int} for an {@code int} or {@code unsigned},
+ * {@code long} for {@code long}, {@code float}, {@code double}, {@code short},
+ * {@code byte}; a {@link DeviceBuffer} for a {@code __global} pointer, {@link #argLocal}
+ * for a {@code __local} one. OpenCL checks each against the kernel's parameter: a wrong
+ * size, or a kernel that does not build, fails the launch with a
+ * {@link fr.labri.hpccloud.starpu.StarPUException} saying which (and the compiler's log).
+ */
+public final class Kernel {
+	private final OpenCLCall call;
+	private final Program program;
+	private final String name;
+	private int[] kinds = new int[8];
+	private long[] values = new long[8];
+	private int count;
+
+	Kernel(OpenCLCall call, Program program, String name) {
+		this.call = call;
+		this.program = program;
+		this.name = name;
+	}
+
+	private Kernel add(int kind, long value) {
+		if (count == kinds.length) {
+			kinds = Arrays.copyOf(kinds, 2 * count);
+			values = Arrays.copyOf(values, 2 * count);
+		}
+		kinds[count] = kind;
+		values[count] = value;
+		count++;
+		return this;
+	}
+
+	/** The next argument: the memory object of a buffer of this kernel's task. */
+	public Kernel arg(DeviceBuffer buffer) {
+		if (buffer.call != call) {
+			throw new IllegalArgumentException("kernel " + name + ": the buffer belongs to another task's call");
+		}
+		return add(Native.ARG_BUFFER, buffer.index);
+	}
+
+	public Kernel arg(byte value) {
+		return add(Native.ARG_BYTE, value);
+	}
+
+	public Kernel arg(short value) {
+		return add(Native.ARG_SHORT, value);
+	}
+
+	public Kernel arg(int value) {
+		return add(Native.ARG_INT, value);
+	}
+
+	public Kernel arg(long value) {
+		return add(Native.ARG_LONG, value);
+	}
+
+	public Kernel arg(float value) {
+		return add(Native.ARG_FLOAT, Float.floatToRawIntBits(value));
+	}
+
+	public Kernel arg(double value) {
+		return add(Native.ARG_DOUBLE, Double.doubleToRawLongBits(value));
+	}
+
+	/** The next argument, a {@code __local} pointer: {@code bytes} of local memory per work group. */
+	public Kernel argLocal(long bytes) {
+		return add(Native.ARG_LOCAL, bytes);
+	}
+
+	/**
+	 * Runs the kernel over {@code global} work items (1 to 3 dimensions), in work groups the
+	 * OpenCL driver chooses, and returns once it is over.
+	 */
+	public void launch(long... global) {
+		launch(global, null);
+	}
+
+	/**
+	 * Runs the kernel over {@code global} work items in work groups of {@code local} items
+	 * (as many dimensions; null: the driver's choice), and returns once it is over.
+	 */
+	public void launch(long[] global, long[] local) {
+		if (global == null) {
+			throw new NullPointerException("kernel " + name + ": no global size");
+		}
+		Native.openclLaunch(call.pointer(), program.pointer(), name, Arrays.copyOf(kinds, count),
+				Arrays.copyOf(values, count), global, local);
+		program.keepAlive();
+	}
+}
