@@ -7,6 +7,7 @@
 //! `TaskSpec`, is handed over once, at submission, and never changes afterwards, so workers
 //! read it without locks. Build both with [`TaskBuilder`] (`Runtime::task`).
 
+pub(crate) mod acquire;
 pub mod args;
 pub mod bell;
 mod builder;

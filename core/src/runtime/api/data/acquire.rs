@@ -1,19 +1,15 @@
-//! Acquisition of data by the application (`starpu_data_acquire` and friends).
-//!
-//! An acquisition is a task without a kernel in the dependency graph: it waits for the
-//! tasks submitted before it, and tasks submitted after it wait until it is released.
+//! Acquisition of data by the application (`starpu_data_acquire` and friends): the
+//! runtime's methods, over `task/acquire.rs` (an acquisition is a task).
 
 use crate::data::{AccessMode, AcquireNode, DataHandle};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::runtime::Runtime;
-use crate::task::{self, state, Access, ReadyList, Task, TaskKind, TaskRef, TaskSpec};
-use smallvec::smallvec;
-use std::sync::atomic::Ordering;
+use crate::task::TaskRef;
 
 impl Runtime {
     /// Blocks until the application may access `h` in `mode` on `node`.
     pub fn acquire(&self, h: &DataHandle, node: AcquireNode, mode: AccessMode) -> Result<()> {
-        self.acquire_task(h, node, mode).map(drop)
+        crate::task::acquire::acquire(self, h, node, mode)
     }
 
     /// `acquire`, returning the acquisition (to view the data, or release it precisely).
@@ -23,19 +19,7 @@ impl Runtime {
         node: AcquireNode,
         mode: AccessMode,
     ) -> Result<TaskRef> {
-        self.check_may_block("data acquisition")?;
-        check_not_held_here(h, mode)?;
-        let t = self.submit_acquisition(h, node, mode, None, h.sequential_consistency())?;
-        self.task_bell.wait_until(|| t.state() >= state::RUNNING);
-        if let Some(e) = t.failure() {
-            h.0.acquisitions
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .retain(|a| !std::sync::Arc::ptr_eq(a, &t));
-            self.end_acquisition(&t);
-            return Err(e);
-        }
-        Ok(t)
+        crate::task::acquire::acquire_task(self, h, node, mode)
     }
 
     /// Asks for `h` in `mode` and returns at once; `granted` runs (on some thread) once the
@@ -47,12 +31,11 @@ impl Runtime {
         mode: AccessMode,
         granted: Box<dyn FnOnce() + Send>,
     ) -> Result<()> {
-        self.submit_acquisition(h, node, mode, Some(granted), h.sequential_consistency())
-            .map(|_| ())
+        crate::task::acquire::acquire_cb(self, h, node, mode, granted)
     }
 
     /// Submits an acquisition of `h`, ordered after earlier accesses when `sequential`.
-    pub(super) fn submit_acquisition(
+    pub(crate) fn submit_acquisition(
         &self,
         h: &DataHandle,
         node: AcquireNode,
@@ -60,153 +43,27 @@ impl Runtime {
         granted: Option<Box<dyn FnOnce() + Send>>,
         sequential: bool,
     ) -> Result<TaskRef> {
-        h.check_usable()?;
-        if let AcquireNode::Node(n) = node {
-            if n >= h.memory().node_count() {
-                return Err(Error::invalid(format!("no memory node {n}")));
-            }
-        }
-        let mode = AccessMode::from_bits(mode.bits())
-            .map_err(|e| Error::invalid(format!("data acquisition: {e}")))?;
-        let t = Task::new();
-        // A blocking acquisition belongs to the thread that waits for it.
-        let held_by = granted
-            .is_none()
-            .then(|| std::sync::Arc::new(HeldBy(std::thread::current().id())) as _);
-        if let Some(f) = granted {
-            t.set_callback(move |_| f());
-        }
-        let spec = TaskSpec {
-            accesses: smallvec![Access {
-                handle: h.clone(),
-                mode,
-                sequential,
-            }],
-            kind: TaskKind::Acquire(node),
-            payload: held_by,
-            ..Default::default()
-        };
-        h.0.acquisitions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(t.clone());
-        if let Err(e) = self.submit(&t, spec) {
-            h.0.acquisitions
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .pop();
-            return Err(e);
-        }
-        Ok(t)
+        crate::task::acquire::submit_acquisition(self, h, node, mode, granted, sequential)
     }
 
     /// The acquisition's dependencies are met: bring the data and hand it over.
     pub(crate) fn grant(&self, t: &TaskRef, node: AcquireNode) {
-        let spec = t.spec().expect("granted acquisitions were submitted");
-        if let AcquireNode::Node(n) = node {
-            for a in &spec.accesses {
-                if let Err(e) = a.handle.pin(n, a.mode) {
-                    t.set_failure(e);
-                }
-            }
-        }
-        t.set_state(state::RUNNING);
-        match t.take_callback() {
-            Some(f) => {
-                task::guarded(self, t, "the acquisition callback", || f(t));
-            }
-            None => self.task_bell.ring(),
-        }
-        // For `wait_for_all` an acquisition is over once granted (its callback included),
-        // as in StarPU: an application holding data acquired can still wait for its tasks
-        // and shut down.
-        self.task_left();
+        crate::task::acquire::grant(self, t, node)
     }
 
     /// Ends the most recent acquisition of `h` (`starpu_data_release`).
     pub fn release(&self, h: &DataHandle) -> Result<()> {
-        let t = {
-            let mut acq = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
-            let i = acq
-                .iter()
-                .rposition(|t| t.state() >= state::RUNNING)
-                .ok_or_else(|| {
-                    Error::invalid(format!(
-                        "data release: data {} is not acquired (or its acquisition is not \
-                         granted yet)",
-                        h.label()
-                    ))
-                })?;
-            acq.remove(i)
-        };
-        self.end_acquisition(&t);
-        Ok(())
+        crate::task::acquire::release(self, h)
     }
 
     /// Ends acquisition `t` of `h` (if it is still held).
     pub(crate) fn release_acquisition(&self, h: &DataHandle, t: &TaskRef) {
-        let held = {
-            let mut acq = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
-            let before = acq.len();
-            acq.retain(|a| !std::sync::Arc::ptr_eq(a, t));
-            acq.len() != before
-        };
-        if held {
-            self.end_acquisition(t);
-        }
+        crate::task::acquire::release_acquisition(self, h, t)
     }
 
     /// Ends a granted acquisition: what it wrote becomes the data's value, and the tasks
     /// waiting for it may go.
-    pub(super) fn end_acquisition(&self, t: &TaskRef) {
-        let spec = t.spec().expect("acquisitions were submitted");
-        if let TaskKind::Acquire(AcquireNode::Node(n)) = spec.kind {
-            for a in &spec.accesses {
-                a.handle.unpin(n, a.mode);
-            }
-        }
-        let mut ready = ReadyList::new();
-        task::complete(self, t, &mut ready);
-        self.schedule(ready);
+    pub(crate) fn end_acquisition(&self, t: &TaskRef) {
+        crate::task::acquire::end_acquisition(self, t)
     }
-}
-
-/// The thread that made a blocking acquisition (kept as the acquisition's payload).
-struct HeldBy(std::thread::ThreadId);
-
-/// Refuses a blocking acquisition of `h` in `mode` that would wait for an acquisition this
-/// very thread holds (and so wait forever, as StarPU does): a write after anything, or
-/// anything after a write, of the same data in sequential order.
-fn check_not_held_here(h: &DataHandle, mode: AccessMode) -> Result<()> {
-    if !h.sequential_consistency() {
-        return Ok(());
-    }
-    let here = std::thread::current().id();
-    let held = h.0.acquisitions.lock().unwrap_or_else(|e| e.into_inner());
-    let conflict = held.iter().find(|a| {
-        let Some(spec) = a.spec() else { return false };
-        a.state() >= state::RUNNING
-            && spec.payload_as::<HeldBy>().is_some_and(|b| b.0 == here)
-            && spec
-                .accesses
-                .iter()
-                .any(|x| x.sequential && (x.mode.writes() || mode.writes()))
-    });
-    match conflict {
-        Some(a) => Err(Error::deadlock(format!(
-            "data acquisition: this thread holds data {} already (acquired in mode {:?}, not \
-             released): acquiring it in mode {mode:?} would wait for itself",
-            h.label(),
-            a.spec().map_or(AccessMode::NONE, |s| s.accesses[0].mode)
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// Waits until no task or acquisition uses `h` (a pending reduction is made first, so
-/// that the data holds its contributions).
-pub(super) fn wait_idle(rt: &Runtime, h: &DataHandle) {
-    rt.end_reduction(h);
-    rt.data_bell
-        .wait_until(|| h.0.in_flight.load(Ordering::SeqCst) == 0);
 }

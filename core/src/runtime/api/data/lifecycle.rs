@@ -1,9 +1,9 @@
 //! Unregistering data, invalidation, and copies between handles.
 
-use super::acquire::wait_idle;
 use crate::data::{registry, AccessMode, AcquireNode, DataHandle};
 use crate::error::{Error, Result};
 use crate::runtime::Runtime;
+use crate::task::acquire::wait_idle;
 use crate::task::{Access, Codelet, KernelCall, Task, TaskSpec};
 use smallvec::smallvec;
 use std::any::Any;

@@ -2,7 +2,6 @@
 //! parent is cut once the tasks using it are done, and only its children may be used until
 //! it is gathered back.
 
-use super::acquire::wait_idle;
 use crate::data::hstate;
 use crate::data::partition::plan::{active, links, member_plan, Active, Plan};
 use crate::data::partition::{check_filter, main_node, make_children};
@@ -11,6 +10,7 @@ use crate::data::{AccessMode, Filter, SwitchOptions};
 use crate::error::{Error, Result};
 use crate::memory::NodeId;
 use crate::runtime::Runtime;
+use crate::task::acquire::wait_idle;
 use crate::task::partition::Switcher;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
