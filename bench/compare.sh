@@ -26,6 +26,9 @@
 #   BASELINE  prefix of another install of our library (e.g. an earlier commit's
 #             `make install PREFIX=...`): runs it too, as a third column "before",
 #             to measure a change of ours against StarPU in the same run
+#   STARPU_REF  prefix of a StarPU built from source (../shared/bench/build-starpu.sh:
+#             StarPU 1.4.12, pkg-config starpu-1.4): the StarPU column runs it instead
+#             of Debian's StarPU 1.3 (which never runs more than 4 CPU workers)
 #
 # Every run gets STARPU_SILENT=1, OPENBLAS_NUM_THREADS=1 and a STARPU_HOME in
 # a fresh temporary directory (one per library, so neither reads the other's
@@ -67,7 +70,7 @@ RESULTS=${RESULTS:-$ROOT/bench/results}
 
 # The command line as typed, with the settings it ran under, for the report.
 BASELINE=${BASELINE:-}
-CMDLINE="REPS=$REPS SCHEDS=\"$SCHEDS\" NCPU=$NCPU${CHOL:+ CHOL=\"$CHOL\"} PREFIX=$PREFIX${BASELINE:+ BASELINE=$BASELINE} bench/compare.sh${*:+ $*}"
+CMDLINE="REPS=$REPS SCHEDS=\"$SCHEDS\" NCPU=$NCPU${CHOL:+ CHOL=\"$CHOL\"} PREFIX=$PREFIX${BASELINE:+ BASELINE=$BASELINE}${STARPU_REF:+ STARPU_REF=$STARPU_REF} bench/compare.sh${*:+ $*}"
 
 say() { echo "compare.sh: $*" >&2; }
 
@@ -79,7 +82,11 @@ apt_install() {
 	$sudo apt-get install -y "$@" >&2 || { $sudo apt-get update >&2 && $sudo apt-get install -y "$@" >&2; }
 }
 
-if ! pkg-config --exists starpu-1.3; then
+STARPU_REF=${STARPU_REF:-}
+if [ -n "$STARPU_REF" ]; then
+	[ -f "$STARPU_REF/lib/pkgconfig/starpu-1.4.pc" ] ||
+		{ say "STARPU_REF=$STARPU_REF has no lib/pkgconfig/starpu-1.4.pc"; exit 1; }
+elif ! pkg-config --exists starpu-1.3; then
 	say "Debian's StarPU (pkg-config starpu-1.3) not found"
 	apt_install libstarpu-dev
 	pkg-config --exists starpu-1.3 || { say "starpu-1.3 still missing after apt-get; giving up"; exit 1; }
@@ -111,6 +118,11 @@ PCNAME[ours]=starpu-1.4
 PCNAME[before]=starpu-1.4
 LIBPREFIX[ours]=$PREFIX
 LIBPREFIX[before]=$BASELINE
+if [ -n "$STARPU_REF" ]; then
+	BDIR[starpu]=$BUILD/starpu-ref
+	PCNAME[starpu]=starpu-1.4
+	LIBPREFIX[starpu]=$STARPU_REF
+fi
 OURS_PCDIR=$PREFIX/lib/pkgconfig
 
 # pcenv LIB CMD...: run CMD with the pkg-config search path for LIB.  Each
@@ -119,7 +131,7 @@ OURS_PCDIR=$PREFIX/lib/pkgconfig
 # PKG_CONFIG_PATH unset, ours with PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig alone.
 pcenv() {
 	local lib=$1; shift
-	if [ "$lib" = starpu ]; then
+	if [ "$lib" = starpu ] && [ -z "$STARPU_REF" ]; then
 		env -u PKG_CONFIG_PATH "$@"
 	else
 		PKG_CONFIG_PATH=${LIBPREFIX[$lib]}/lib/pkgconfig "$@"
@@ -160,7 +172,7 @@ build() {
 }
 
 build starpu
-[ "${STATUS[starpu]}" = ok ] || { say "cannot build against Debian's StarPU; giving up"; exit 1; }
+[ "${STATUS[starpu]}" = ok ] || { say "cannot build against StarPU (${PCNAME[starpu]}); giving up"; exit 1; }
 
 if [ -f "$OURS_PCDIR/starpu-1.4.pc" ]; then
 	build ours
@@ -291,7 +303,7 @@ fi
 	echo "- command: \`$CMDLINE\`"
 	echo "- machine: nproc=$(nproc), model name: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), kernel $(uname -r)"
 	echo "- compiler: $(cc --version | head -1)"
-	echo "- StarPU: pkg-config starpu-1.3 ${VERSION[starpu]}, loads ${LIBPATH[starpu]:-?}"
+	echo "- StarPU: pkg-config ${PCNAME[starpu]} ${VERSION[starpu]}${STARPU_REF:+ from $STARPU_REF}, loads ${LIBPATH[starpu]:-?}"
 	echo "- ours: pkg-config starpu-1.4 from $OURS_PCDIR: ${STATUS[ours]}, version ${VERSION[ours]}${LIBPATH[ours]:+, loads ${LIBPATH[ours]}}$OURS_SO"
 	[ -n "$BASELINE" ] && echo "- before: pkg-config starpu-1.4 from $BASELINE/lib/pkgconfig: ${STATUS[before]}, loads ${LIBPATH[before]:-?}"
 	echo "- repository: $GITREV"

@@ -335,3 +335,55 @@ fn acquiring_again_what_this_thread_holds_is_refused() {
     assert_eq!(rt.unregister_take::<i64>(&x).unwrap(), 1);
     rt.shutdown();
 }
+
+/// With sequential consistency off, an acquisition is not ordered after earlier tasks, but
+/// it still waits for a task that holds the data now, as StarPU's data arbitration does
+/// (StarPU's examples/dependency/task_end_dep.c reads its result that way).
+#[test]
+fn an_acquisition_outside_sequential_order_waits_for_the_task_holding_the_data() {
+    use starpu_core::data::AcquireNode;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc;
+    let rt = runtime();
+    let x = rt.register_variable(1i64).unwrap();
+    let (started_tx, started_rx) = mpsc::channel();
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    let (started_tx, go_rx) = (Mutex::new(started_tx), Mutex::new(go_rx));
+    let written = Arc::new(AtomicBool::new(false));
+    let w = written.clone();
+    let writer = Arc::new(
+        Codelet::new("writer")
+            .modes([AccessMode::RW])
+            .cpu(move |call| {
+                started_tx.lock().unwrap().send(()).unwrap();
+                go_rx.lock().unwrap().recv().unwrap();
+                *call.variable_mut::<i64>(0)? = 2;
+                w.store(true, Ordering::SeqCst);
+                Ok(())
+            }),
+    );
+    rt.task(&writer)
+        .buffer(&x, AccessMode::RW)
+        .submit()
+        .unwrap();
+    started_rx.recv().unwrap();
+    x.set_sequential_consistency(false);
+    let granted_after_write = Arc::new(Mutex::new(None));
+    let g = granted_after_write.clone();
+    let w = written.clone();
+    rt.acquire_cb(
+        &x,
+        AcquireNode::Node(0),
+        AccessMode::R,
+        Box::new(move || *g.lock().unwrap() = Some(w.load(Ordering::SeqCst))),
+    )
+    .unwrap();
+    // The writer runs and holds the data: the acquisition is not granted yet.
+    assert_eq!(*granted_after_write.lock().unwrap(), None);
+    go_tx.send(()).unwrap();
+    rt.wait_for_all().unwrap();
+    assert_eq!(*granted_after_write.lock().unwrap(), Some(true));
+    rt.release(&x).unwrap();
+    assert_eq!(rt.unregister_take::<i64>(&x).unwrap(), 2);
+    rt.shutdown();
+}

@@ -133,6 +133,13 @@ impl ImplicitDeps {
         self.epoch = kind;
     }
 
+    /// The registered tasks an access in `mode` conflicts with: the last write epoch, and
+    /// for a writer the readers since.
+    pub(crate) fn conflicting(&self, mode: AccessMode) -> impl Iterator<Item = &TaskRef> {
+        let readers: &[TaskRef] = if mode.writes() { &self.readers } else { &[] };
+        self.writers.iter().chain(readers)
+    }
+
     /// The readers pruned since the last call.
     pub(crate) fn take_pruned(&mut self) -> Vec<TaskRef> {
         std::mem::take(&mut self.pruned)

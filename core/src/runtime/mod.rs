@@ -62,6 +62,13 @@ pub struct Runtime {
     /// cache lines of their own, so that writing them does not evict what the other side
     /// reads (the configuration, the policy, the workers).
     pub(crate) nsleeping: CachePadded<AtomicUsize>,
+    /// Workers polling for work before they park (`worker::spin_for_work`). While one
+    /// polls, a push need not wake a parked worker: the poller takes the task, or hands
+    /// the wake-up on when it stops polling (see `worker::stop_spinning`).
+    pub(crate) nspinning: CachePadded<AtomicUsize>,
+    /// A push left its wake-up to the pollers: the last one to stop polling wakes a parked
+    /// worker.
+    pub(crate) wake_owed: CachePadded<AtomicBool>,
     /// Tasks submitted and not yet terminated.
     pub(crate) submitted: CachePadded<AtomicUsize>,
     /// `wait_for_all` and `wait_for_n_submitted` waiters: rung when `submitted` drops to
@@ -236,6 +243,8 @@ impl Runtime {
             policy,
             topology,
             nsleeping: CachePadded::new(AtomicUsize::new(0)),
+            nspinning: CachePadded::new(AtomicUsize::new(0)),
+            wake_owed: CachePadded::new(AtomicBool::new(false)),
             submitted: CachePadded::new(AtomicUsize::new(0)),
             all_bell: Bell::default(),
             watermark: Default::default(),
@@ -578,10 +587,12 @@ impl Runtime {
         t
     }
 
-    /// Wakes one sleeping worker other than `me`.
-    fn wake_other(&self, me: usize) {
-        for (i, w) in self.workers.iter().enumerate() {
-            if i != me && w.wake() {
+    /// Wakes one sleeping worker other than `me`, looking from `me + 1` on, so that
+    /// repeated hand-offs reach every worker rather than the same first sleeper.
+    pub(crate) fn wake_other(&self, me: usize) {
+        let n = self.workers.len();
+        for i in (1..n).map(|k| (me + k) % n) {
+            if self.workers[i].wake() {
                 return;
             }
         }
@@ -608,6 +619,21 @@ impl Runtime {
         }
         if let Some(t) = target {
             if self.workers[t].wake() {
+                return;
+            }
+        }
+        // A polling worker looks at every queue it may take from: it takes the task, or
+        // wakes a parked worker when it stops polling with work left. Waking one more here
+        // would cost the pusher a system call per task while workers are idle, the
+        // wake-up storm that made the cost per task grow with the number of workers.
+        if self.nspinning.load(Ordering::SeqCst) > 0 {
+            if !self.wake_owed.load(Ordering::Relaxed) {
+                self.wake_owed.store(true, Ordering::SeqCst);
+            }
+            // Pairs with the fence in `worker::stop_spinning`: either the last poller sees
+            // `wake_owed`, or this sees it gone.
+            fence(Ordering::SeqCst);
+            if self.nspinning.load(Ordering::SeqCst) > 0 {
                 return;
             }
         }

@@ -81,8 +81,55 @@ fn rebind_if_asked(rt: &Runtime, id: usize) {
 }
 
 fn spin_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {
+    if !may_spin(rt) {
+        return None;
+    }
+    rt.nspinning.fetch_add(1, Ordering::SeqCst);
+    let t = poll_for_work(rt, id);
+    stop_spinning(rt, id);
+    t
+}
+
+/// Whether one more idle worker may poll before it parks: one may always, more only while
+/// fewer than half as many poll as run tasks (the rule Go's scheduler uses for its
+/// spinning threads). Every poller reads the queues the submitting thread writes: fifteen
+/// of them made each push wait for its cache line, and the cost per task grew with the
+/// number of workers. A parked worker is woken when pollers are not enough (`wake_owed`).
+fn may_spin(rt: &Runtime) -> bool {
+    let spinning = rt.nspinning.load(Ordering::Relaxed);
+    if spinning == 0 {
+        return true;
+    }
+    let idle = spinning + rt.nsleeping.load(Ordering::Relaxed);
+    let running = rt.workers.len().saturating_sub(idle);
+    2 * spinning < running
+}
+
+/// This worker no longer polls. A push that saw workers polling woke no one and left the
+/// wake-up owed (see `Runtime::wake`): the last poller to stop pays it, since the task may
+/// be one it could not take (another kind, `can_execute`, a disabled worker), and the
+/// pushes that follow find no poller and wake workers themselves. The fence pairs with the
+/// one in `Runtime::wake`: either the pusher sees this worker gone from `nspinning`, or
+/// this worker sees `wake_owed`.
+fn stop_spinning(rt: &Runtime, id: usize) {
+    rt.nspinning.fetch_sub(1, Ordering::SeqCst);
+    fence(Ordering::SeqCst);
+    if rt.nspinning.load(Ordering::SeqCst) == 0
+        && rt.wake_owed.load(Ordering::Relaxed)
+        && rt.wake_owed.swap(false, Ordering::SeqCst)
+    {
+        rt.wake_other(id);
+    }
+}
+
+/// The most `spin_loop` hints between two looks at the queues: looks back off
+/// exponentially to this, so that a poller does not keep the queues' cache lines away from
+/// the threads that push and pop.
+const MAX_BACKOFF: u32 = 64;
+
+fn poll_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {
     let start = Instant::now();
-    let mut i = 0u32;
+    let mut backoff = 1;
     loop {
         if rt.has_work(id) {
             if rt.parallel.has_part(id) {
@@ -92,18 +139,17 @@ fn spin_for_work(rt: &Runtime, id: usize) -> Option<crate::task::TaskRef> {
                 return Some(t);
             }
         }
-        if rt.is_stopping() {
+        if rt.is_stopping() || start.elapsed() > SPIN {
             return None;
         }
-        i += 1;
-        if i.is_multiple_of(64) {
-            if start.elapsed() > SPIN {
-                return None;
+        if backoff < MAX_BACKOFF {
+            for _ in 0..backoff {
+                std::hint::spin_loop();
             }
+            backoff *= 2;
+        } else {
             // Leave the core to the application thread it may share.
             std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
         }
     }
 }

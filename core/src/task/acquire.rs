@@ -13,6 +13,31 @@ use std::sync::atomic::Ordering;
 /// The thread that made a blocking acquisition (kept as the acquisition's payload).
 struct HeldBy(std::thread::ThreadId);
 
+/// An acquisition outside sequential consistency is not ordered after earlier tasks, but
+/// as in StarPU it still waits for the conflicting tasks that hold the data now (those past
+/// their dependencies and not done with the data): StarPU arbitrates every access to a
+/// handle, so an application that turns sequential consistency off after a task was
+/// released reads the data once that task wrote it (examples/dependency/task_end_dep.c).
+/// Tasks still waiting for their dependencies do not hold the data yet and are not waited
+/// for, nor are this thread's own acquisitions (it would wait for itself).
+fn wait_for_holders(h: &DataHandle, mode: AccessMode, acquisition: &TaskRef) {
+    let here = std::thread::current().id();
+    let deps = h.0.deps.lock().unwrap_or_else(|e| e.into_inner());
+    for holder in deps.conflicting(mode) {
+        let mine = holder
+            .spec()
+            .and_then(|s| s.payload_as::<HeldBy>())
+            .is_some_and(|b| b.0 == here);
+        // Released from its dependencies: ready, running, or about to be scheduled by the
+        // thread that released it.
+        let past_deps = holder.state() >= state::READY
+            || holder.state() == state::SUBMITTED && holder.pending.load(Ordering::Acquire) == 0;
+        if past_deps && !mine {
+            holder.add_data_successor(acquisition);
+        }
+    }
+}
+
 /// Refuses a blocking acquisition of `h` in `mode` that would wait for an acquisition this
 /// very thread holds (and so wait forever, as StarPU does): a write after anything, or
 /// anything after a write, of the same data in sequential order.
@@ -128,6 +153,9 @@ pub(crate) fn submit_acquisition(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .push(t.clone());
+    if !sequential {
+        wait_for_holders(h, mode, &t);
+    }
     if let Err(e) = rt.submit(&t, spec) {
         h.0.acquisitions
             .lock()
