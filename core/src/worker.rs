@@ -1,6 +1,6 @@
 //! Workers: the threads that run tasks, one per CPU core by default, and one per
-//! accelerator device (an OpenCL worker drives its device: it brings the task's data to the
-//! device's memory node, launches the kernels and waits for them).
+//! accelerator device (a CUDA or OpenCL worker drives its device: it brings the task's data
+//! to the device's memory node, launches the kernels and waits for them).
 //!
 //! An idle worker spins briefly (a task may be just about to arrive) and then parks; a
 //! push wakes a parked worker only when one is parked, so a busy runtime pays one atomic
@@ -223,6 +223,14 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
     if let Some(cpu) = me.cpu {
         if let Err(e) = rt.topology.bind_current_thread(cpu) {
             rt.warn(&format!("worker {id}: {e}"));
+        }
+    }
+    #[cfg(feature = "cuda")]
+    if me.kind == WorkerKind::Cuda {
+        if let Some(d) = rt.devices.cuda.get(me.devid) {
+            if let Err(e) = crate::drivers::cuda::set_current(me.devid, d.clone()) {
+                rt.warn(&format!("worker {id}: {e}"));
+            }
         }
     }
     #[cfg(feature = "opencl")]

@@ -79,7 +79,7 @@ impl DataHandle {
             ("reduction", &methods.redux),
             ("initialisation", &methods.init),
         ] {
-            if cl.cpu_funcs.is_empty() && cl.opencl_funcs.is_empty() {
+            if cl.cpu_funcs.is_empty() && cl.opencl_funcs.is_empty() && cl.cuda_funcs.is_empty() {
                 return Err(Error::invalid(format!(
                     "reduction methods of data {}: the {what} codelet {} has no \
                      implementation",
@@ -294,6 +294,10 @@ fn on_kinds_of(
     if !like.cpu_funcs.is_empty() {
         let f = f.clone();
         cl = cl.cpu(move |call| f(call));
+    }
+    if !like.cuda_funcs.is_empty() {
+        let f = f.clone();
+        cl = cl.cuda(move |call| f(call));
     }
     if !like.opencl_funcs.is_empty() {
         cl = cl.opencl(move |call| f(call));
