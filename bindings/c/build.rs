@@ -44,12 +44,28 @@ fn blas_defines() -> String {
     out
 }
 
+/// Where CUDA's headers are (`cuda_runtime.h`): `$CUDA_HOME`, `$CUDA_PATH`,
+/// /usr/local/cuda, or the system's include directory.
+fn cuda_include_dir() -> Option<PathBuf> {
+    let roots = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        .chain([PathBuf::from("/usr/local/cuda"), PathBuf::from("/usr")]);
+    roots
+        .map(|r| r.join("include"))
+        .find(|d| d.join("cuda_runtime.h").is_file())
+}
+
 /// starpu_config.h as this build has it: the features it was built with (OpenCL with the
-/// `opencl` feature, StarPU-MPI with `mpi`) and the BLAS found. STARPU_MAXOPENCLDEVS is
-/// there either way (starpu.h has it too, the bound of `struct starpu_opencl_program`,
-/// which starpu_opencl.h declares in every build).
+/// `opencl` feature, StarPU-MPI with `mpi`, CUDA with `cuda` and CUDA's headers found: a
+/// program's `#ifdef STARPU_USE_CUDA` sections include them) and the BLAS found.
+/// STARPU_MAXOPENCLDEVS is there either way (starpu.h has it too, the bound of `struct
+/// starpu_opencl_program`, which starpu_opencl.h declares in every build).
 fn config_header(text: &str) -> String {
     let mut features = String::new();
+    if std::env::var_os("CARGO_FEATURE_CUDA").is_some() && cuda_include_dir().is_some() {
+        features.push_str("#define STARPU_USE_CUDA 1\n");
+    }
     if std::env::var_os("CARGO_FEATURE_OPENCL").is_some() {
         features.push_str("#define STARPU_USE_OPENCL 1\n");
     }
@@ -57,6 +73,15 @@ fn config_header(text: &str) -> String {
     if std::env::var_os("CARGO_FEATURE_MPI").is_some() {
         features.push_str("#define STARPU_USE_MPI 1\n");
     }
+    let text = if features.contains("STARPU_USE_CUDA") {
+        // One CUDA device per memory node beside main RAM (the core's MAX_NODES is 4).
+        text.replace(
+            "#define STARPU_MAXCUDADEVS 0",
+            "#define STARPU_MAXCUDADEVS 3",
+        )
+    } else {
+        text.to_string()
+    };
     text.replace("/* @OPENCL@ */\n", &features)
         .replace("/* @STARPU_BLAS@ */", &blas_defines())
 }
@@ -97,6 +122,15 @@ fn main() {
     // target/<profile>/include/starpu/1.4, for `make install`.
     let profile_dir = out.ancestors().nth(3).unwrap();
     copy_dir(&include, &profile_dir.join("include/starpu/1.4"));
+    // The flags programs need for CUDA's headers, for the Makefile's starpu-1.4.pc (empty
+    // when they are in the system's directory, or not used).
+    let cuda_cflags = match cuda_include_dir() {
+        Some(d) if cfg!(feature = "cuda") && d != Path::new("/usr/include") => {
+            format!("-I{}", d.display())
+        }
+        _ => String::new(),
+    };
+    fs::write(profile_dir.join("starpu-cuda-cflags"), cuda_cflags).unwrap();
 
     cc::Build::new()
         .file(crate_dir.join("csrc/varargs.c"))
@@ -131,6 +165,8 @@ fn main() {
 
     // The installed file is libstarpu-1.4.so; programs record that name.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libstarpu-1.4.so");
+    println!("cargo:rerun-if-env-changed=CUDA_HOME");
+    println!("cargo:rerun-if-env-changed=CUDA_PATH");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=include");
     println!("cargo:rerun-if-changed=csrc");

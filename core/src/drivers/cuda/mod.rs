@@ -73,6 +73,13 @@ pub struct WorkerContext {
     pub(crate) libs: libs::Handles,
 }
 
+impl WorkerContext {
+    /// The worker's stream as a raw `CUstream` / `cudaStream_t`.
+    pub fn stream_raw(&self) -> *mut std::ffi::c_void {
+        self.stream as *mut std::ffi::c_void
+    }
+}
+
 impl Drop for WorkerContext {
     fn drop(&mut self) {
         if self.device.bind().is_ok() {
