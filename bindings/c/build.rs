@@ -56,6 +56,22 @@ fn cuda_include_dir() -> Option<PathBuf> {
         .find(|d| d.join("cuda_runtime.h").is_file())
 }
 
+/// CUDA's include directory where this build uses it (the `cuda` feature and the headers
+/// found): starpu.h then includes CUDA's headers, and every C compilation needs it.
+fn cuda_include() -> Option<PathBuf> {
+    cuda_include_dir().filter(|_| cfg!(feature = "cuda"))
+}
+
+/// A C build of the library's own sources, which include starpu.h.
+fn c_build(include: &Path) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.include(include);
+    if let Some(dir) = cuda_include() {
+        b.include(dir);
+    }
+    b
+}
+
 /// starpu_config.h as this build has it: the features it was built with (OpenCL with the
 /// `opencl` feature, StarPU-MPI with `mpi`, CUDA with `cuda` and CUDA's headers found: a
 /// program's `#ifdef STARPU_USE_CUDA` sections include them) and the BLAS found.
@@ -63,7 +79,7 @@ fn cuda_include_dir() -> Option<PathBuf> {
 /// starpu_opencl_program`, which starpu_opencl.h declares in every build).
 fn config_header(text: &str) -> String {
     let mut features = String::new();
-    if std::env::var_os("CARGO_FEATURE_CUDA").is_some() && cuda_include_dir().is_some() {
+    if cuda_include().is_some() {
         features.push_str("#define STARPU_USE_CUDA 1\n");
     }
     if std::env::var_os("CARGO_FEATURE_OPENCL").is_some() {
@@ -124,19 +140,18 @@ fn main() {
     copy_dir(&include, &profile_dir.join("include/starpu/1.4"));
     // The flags programs need for CUDA's headers, for the Makefile's starpu-1.4.pc (empty
     // when they are in the system's directory, or not used).
-    let cuda_cflags = match cuda_include_dir() {
-        Some(d) if cfg!(feature = "cuda") && d != Path::new("/usr/include") => {
-            format!("-I{}", d.display())
-        }
+    let cuda_cflags = match cuda_include() {
+        Some(d) if d != Path::new("/usr/include") => format!("-I{}", d.display()),
         _ => String::new(),
     };
-    fs::write(profile_dir.join("starpu-cuda-cflags"), cuda_cflags).unwrap();
+    fs::write(profile_dir.join("starpu-cuda-cflags"), &cuda_cflags).unwrap();
+    // For the header tests, which compile starpu.h.
+    println!("cargo:rustc-env=STARPU_CUDA_CFLAGS={cuda_cflags}");
 
-    cc::Build::new()
+    c_build(&include)
         .file(crate_dir.join("csrc/varargs.c"))
         .file(crate_dir.join("csrc/parallel_workers.c"))
         .file(crate_dir.join("csrc/opencl_args.c"))
-        .include(&include)
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)
         .compile("starpu_varargs");
@@ -144,9 +159,8 @@ fn main() {
     // starpu_parallel_worker_openmp_prologue drives the calling thread's OpenMP team: it
     // is built with -fopenmp and the library links gcc's libgomp (programs that do not use
     // OpenMP still link: libgomp comes as the library's own dependency).
-    cc::Build::new()
+    c_build(&include)
         .file(crate_dir.join("csrc/openmp_prologue.c"))
-        .include(&include)
         .flag("-fopenmp")
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)
@@ -185,9 +199,8 @@ fn mpi_shim(crate_dir: &Path, include: &Path) {
     }
     let mpi = build_probe_mpi::probe()
         .expect("no MPI found (install libopenmpi-dev, or build without the mpi feature)");
-    let mut b = cc::Build::new();
-    b.file(crate_dir.join("csrc/mpi_varargs.c"))
-        .include(include);
+    let mut b = c_build(include);
+    b.file(crate_dir.join("csrc/mpi_varargs.c"));
     for dir in &mpi.include_paths {
         b.include(dir);
     }
