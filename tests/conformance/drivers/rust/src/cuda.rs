@@ -4,12 +4,10 @@
 //! that does not compile: the error fails the task. Run on a GPU by scripts/gpu-check.sh;
 //! without one the CUDA scenarios are skipped (no device). Not run where it was written.
 
-use crate::events::EVENTS;
-use crate::kernels::TaskInfo;
-use starpu_core::data::interfaces::{MatrixInterface, VariableInterface, VectorInterface};
+use crate::device::{self, Op};
 use starpu_core::drivers::cuda::{Cuda, DeviceBuffer, Module};
 use starpu_core::{KernelCall, KernelError, KernelResult};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 const SOURCE: &str = r#"
 enum { SET, ADD, SCALE, AFFINE, AXPY, COPY };
@@ -32,11 +30,6 @@ extern "C" __global__ void apply(int op, long long *b0, unsigned nx0, unsigned l
 }
 "#;
 
-/// The kernels that have a CUDA implementation.
-pub const KERNELS: &[&str] = &[
-    "noop", "set", "add", "scale", "affine", "axpy", "copy", "clfail",
-];
-
 fn module() -> &'static Module {
     static M: OnceLock<Module> = OnceLock::new();
     M.get_or_init(|| Module::from_source(SOURCE))
@@ -48,22 +41,14 @@ type View = (DeviceBuffer, u32, u32, u32);
 
 fn device_view(cuda: &Cuda, call: &KernelCall, i: usize) -> Result<View, KernelError> {
     let b = cuda.buffer_of::<i64>(i)?;
-    let (nx, ld, n) = if let Some(m) = call.interface::<MatrixInterface>(i) {
-        (m.nx, m.ld, m.nx * m.ny)
-    } else if let Some(v) = call.interface::<VectorInterface>(i) {
-        (v.nx, v.nx, v.nx)
-    } else if call.interface::<VariableInterface>(i).is_some() {
-        (1, 1, 1)
-    } else {
-        return Err("a buffer of an interface the scenarios do not use".into());
-    };
+    let (nx, ld, n) = device::shape(call, i)?;
     Ok((b, nx, ld, n))
 }
 
-fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelResult {
+fn apply(call: &KernelCall, op: Op) -> KernelResult {
     let cuda = call.cuda()?;
     let v0 = device_view(&cuda, call, 0)?;
-    let v1 = if binary {
+    let v1 = if op.binary {
         device_view(&cuda, call, 1)?
     } else {
         v0
@@ -73,15 +58,15 @@ fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelRe
         return Err("buffers of different sizes".into());
     }
     cuda.launch(module(), "apply")?
-        .arg(op)
+        .arg(op.code)
         .arg_buffer(&b0)
         .arg(nx0)
         .arg(ld0)
         .arg_buffer(&b1)
         .arg(nx1)
         .arg(ld1)
-        .arg(k0)
-        .arg(k1)
+        .arg(op.k0)
+        .arg(op.k1)
         .arg(n)
         .run((n.div_ceil(128), 1, 1), (128, 1, 1), 0)?;
     Ok(())
@@ -89,29 +74,16 @@ fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelRe
 
 /// Runs the CUDA implementation of kernel `kind`.
 pub fn run(kind: &str, call: &KernelCall) -> KernelResult {
-    let info = call.arg::<Arc<TaskInfo>>(0)?;
-    EVENTS.event("start", &info.name, None);
-    if info.delay_ms > 0 {
-        std::thread::sleep(std::time::Duration::from_millis(info.delay_ms));
-    }
-    let value = |i: usize| call.arg::<i64>(1 + i).copied();
-    let r = match kind {
-        "noop" => Ok(()),
-        "set" => apply(call, 0, value(0)?, 0, false),
-        "add" => apply(call, 1, value(0)?, 0, false),
-        "scale" => apply(call, 2, value(0)?, 0, false),
-        "affine" => apply(call, 3, value(0)?, value(1)?, false),
-        "axpy" => apply(call, 4, value(0)?, 0, true),
-        "copy" => apply(call, 5, 0, 0, true),
-        "clfail" => {
+    device::run(
+        kind,
+        call,
+        |op| apply(call, op),
+        || {
             let broken = Module::from_source("extern \"C\" __global__ void f( {");
             call.cuda()?
                 .launch(&broken, "f")
                 .map(drop)
                 .map_err(Into::into)
-        }
-        other => Err(format!("kernel {other} has no CUDA implementation").into()),
-    };
-    EVENTS.event("end", &info.name, None);
-    r
+        },
+    )
 }

@@ -4,6 +4,7 @@
 //! usage: starpu-conformance-rust PLANFILE | --capabilities
 
 mod cuda;
+mod device;
 mod events;
 mod kernels;
 mod opencl;
@@ -805,14 +806,14 @@ impl Driver {
             cl = cl.cpu(move |call| kernels::run(&k, call));
         }
         if impls.contains("opencl") {
-            if !opencl::KERNELS.contains(&kernel.as_str()) {
+            if !device::KERNELS.contains(&kernel.as_str()) {
                 return Err(bad(format!("kernel {kernel} has no OpenCL implementation")));
             }
             let k = kernel.clone();
             cl = cl.opencl(move |call| opencl::run(&k, call));
         }
         if impls.contains("cuda") {
-            if !cuda::KERNELS.contains(&kernel.as_str()) {
+            if !device::KERNELS.contains(&kernel.as_str()) {
                 return Err(bad(format!("kernel {kernel} has no CUDA implementation")));
             }
             let k = kernel.clone();
