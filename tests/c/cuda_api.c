@@ -160,6 +160,30 @@ static void with_device(void)
 	CHECK(starpu_cuda_get_device_properties(w) != NULL, "CUDA worker %d has device properties", w);
 }
 
+static void count_call(void *arg)
+{
+	__atomic_fetch_add((int *)arg, 1, __ATOMIC_SEQ_CST);
+}
+
+/* starpu_execute_on_each_worker runs on the workers of the kinds asked for, and only
+ * those (starpu_cublas_init relies on it for the CUDA workers). */
+static void execute_on_kinds(void)
+{
+	int on_cuda = 0, on_cpu = 0, on_opencl = 0, on_both = 0;
+	starpu_execute_on_each_worker(count_call, &on_cuda, STARPU_CUDA);
+	starpu_execute_on_each_worker(count_call, &on_cpu, STARPU_CPU);
+	starpu_execute_on_each_worker(count_call, &on_opencl, STARPU_OPENCL);
+	starpu_execute_on_each_worker(count_call, &on_both, STARPU_CPU | STARPU_CUDA);
+	int ncuda = starpu_worker_get_count_by_type(STARPU_CUDA_WORKER);
+	int ncpu = starpu_worker_get_count_by_type(STARPU_CPU_WORKER);
+	int nopencl = starpu_worker_get_count_by_type(STARPU_OPENCL_WORKER);
+	CHECK(on_cuda == ncuda, "ran on %d workers for STARPU_CUDA, %d CUDA workers", on_cuda, ncuda);
+	CHECK(on_cpu == ncpu, "ran on %d workers for STARPU_CPU, %d CPU workers", on_cpu, ncpu);
+	CHECK(on_opencl == nopencl, "ran on %d workers for STARPU_OPENCL, %d OpenCL workers", on_opencl,
+	      nopencl);
+	CHECK(on_both == ncpu + ncuda, "ran on %d workers for both kinds", on_both);
+}
+
 /* STARPU_CUDA_REPORT_ERROR outside a task aborts the process, as in StarPU. */
 static void report_outside_task_aborts(void)
 {
@@ -178,8 +202,11 @@ static void report_outside_task_aborts(void)
 
 int main(void)
 {
-	/* Asking for a CUDA worker where there is no device still starts the runtime. */
+	/* Asking for a CUDA worker where there is no device still starts the runtime. An
+	 * OpenCL worker beside, where there is a device (PoCL counts), for the kinds of
+	 * starpu_execute_on_each_worker. */
 	setenv("STARPU_NCUDA", "1", 1);
+	setenv("STARPU_OPENCL_ON_CPUS", "1", 1);
 	tc_init_ncpus(2);
 	unsigned ncuda = starpu_cuda_worker_get_count();
 	CHECK((int)ncuda == starpu_worker_get_count_by_type(STARPU_CUDA_WORKER),
@@ -195,6 +222,7 @@ int main(void)
 	MUST(starpu_memory_pin(buf, sizeof(buf)));
 	MUST(starpu_memory_unpin(buf, sizeof(buf)));
 
+	execute_on_kinds();
 	if (ncuda == 0)
 		without_device();
 	else
