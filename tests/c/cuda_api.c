@@ -218,6 +218,13 @@ int main(void)
 	MUST(starpu_free_noflag(p, 1 << 20));
 	MUST(starpu_malloc_flags(&p, 4096, STARPU_MALLOC_PINNED));
 	MUST(starpu_free_flags(p, 4096, STARPU_MALLOC_PINNED));
+	/* Small buffers side by side, each pinned where CUDA workers run (CUDA pins whole
+	 * pages: two buffers in one page could not both be). */
+	void *small[4];
+	for (int i = 0; i < 4; i++)
+		MUST(starpu_malloc(&small[i], 100));
+	for (int i = 0; i < 4; i++)
+		MUST(starpu_free_noflag(small[i], 100));
 	static char buf[8192];
 	MUST(starpu_memory_pin(buf, sizeof(buf)));
 	MUST(starpu_memory_unpin(buf, sizeof(buf)));

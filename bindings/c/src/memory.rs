@@ -71,8 +71,13 @@ unsafe fn malloc_into(a: *mut *mut c_void, dim: size_t, flags: c_int) -> starpu_
         }
         return Ok(());
     }
-    *a = memory::alloc_ram(dim)? as *mut c_void;
-    if flags as u64 & crate::consts::STARPU_MALLOC_PINNED != 0 {
+    let pinned = flags as u64 & crate::consts::STARPU_MALLOC_PINNED != 0 && cuda_workers();
+    *a = if pinned {
+        whole_pages(dim)?
+    } else {
+        memory::alloc_ram(dim)?
+    } as *mut c_void;
+    if pinned {
         // Page-locked for asynchronous transfers, where there are CUDA devices.
         if let Err(e) = pin(*a as usize, dim) {
             memory::free_ram(*a as usize);
@@ -83,11 +88,35 @@ unsafe fn malloc_into(a: *mut *mut c_void, dim: size_t, flags: c_int) -> starpu_
     Ok(())
 }
 
+/// Whether a runtime with CUDA workers runs (pinned memory is only for them, as in StarPU).
+fn cuda_workers() -> bool {
+    crate::ffi::runtime().is_ok_and(|rt| rt.devices().ncuda() > 0)
+}
+
+/// A zeroed main-RAM buffer of whole pages (freed by `free`, as `alloc_ram`'s): CUDA pins
+/// whole pages, and two buffers sharing one could not both be pinned.
+fn whole_pages(dim: usize) -> starpu_core::Result<usize> {
+    // SAFETY: sysconf has no preconditions.
+    let page = (unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).max(4096) as usize;
+    let size = dim.max(1).div_ceil(page) * page;
+    let mut p: *mut c_void = std::ptr::null_mut();
+    // SAFETY: posix_memalign writes a valid pointer into p on success.
+    if unsafe { libc::posix_memalign(&mut p, page, size) } != 0 || p.is_null() {
+        return Err(Error::new(
+            starpu_core::ErrorKind::OutOfMemory,
+            format!("cannot allocate {dim} bytes of pinned memory"),
+        ));
+    }
+    // SAFETY: p points to size bytes.
+    unsafe { std::ptr::write_bytes(p as *mut u8, 0, size) };
+    Ok(p as usize)
+}
+
 /// Pins `size` bytes at `addr` for CUDA transfers, as StarPU: only while a runtime with
 /// CUDA workers runs.
 fn pin(addr: usize, size: usize) -> starpu_core::Result<()> {
     #[cfg(feature = "cuda")]
-    if crate::ffi::runtime().is_ok_and(|rt| rt.devices().ncuda() > 0) {
+    if cuda_workers() {
         // SAFETY: the caller's buffer holds `size` bytes until it is unpinned.
         unsafe { starpu_core::drivers::cuda::pinned::pin(addr, size)? };
     }
