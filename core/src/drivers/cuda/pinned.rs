@@ -13,7 +13,8 @@ use std::sync::Mutex;
 /// The addresses registered here, to unregister before they are freed.
 static PINNED: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
 
-/// Pins `size` bytes at `addr`; false (and nothing done) without a CUDA device.
+/// Pins `size` bytes at `addr`; false (and nothing done) without a CUDA device, or when
+/// they are pinned already.
 ///
 /// # Safety
 /// `addr` holds `size` bytes until `unpin`.
@@ -26,10 +27,13 @@ pub unsafe fn pin(addr: usize, size: usize) -> Result<bool> {
     }
     d.bind()?;
     let flags = sys::CU_MEMHOSTREGISTER_PORTABLE;
-    check(
-        sys::cuMemHostRegister_v2(addr as *mut std::ffi::c_void, size, flags),
-        &format!("pinning {size} bytes of main memory"),
-    )?;
+    let r = sys::cuMemHostRegister_v2(addr as *mut std::ffi::c_void, size, flags);
+    // Pages pinned already (another buffer of the application in the same pages): the
+    // copies are asynchronous all the same, and that pinning is not ours to undo.
+    if r == sys::CUresult::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED {
+        return Ok(false);
+    }
+    check(r, &format!("pinning {size} bytes of main memory"))?;
     PINNED
         .lock()
         .unwrap_or_else(|e| e.into_inner())
