@@ -138,7 +138,12 @@ run() {
 	LOG=$PACK/gpu-check.log
 	: >"$LOG"
 	local cuda=${CUDA_HOME:-/usr/local/cuda}
-	export LD_LIBRARY_PATH=$PACK/lib:$PACK/install/lib:$cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	# CUDA's libraries: the toolkit's, and those of NVIDIA's pip wheels (CuPy's) if any.
+	local wheels
+	wheels=$(python3 -c 'import glob, site, sys
+dirs = site.getsitepackages() + [site.getusersitepackages()]
+print(":".join(d for p in dirs for d in sorted(glob.glob(p + "/nvidia/*/lib"))))' 2>/dev/null)
+	export LD_LIBRARY_PATH=$PACK/lib:$PACK/install/lib:$cuda/lib64${wheels:+:$wheels}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export STARPU_HOME=$PACK/starpu-home STARPU_SILENT=1
 	rm -rf "$STARPU_HOME"
 	mkdir -p "$STARPU_HOME"
