@@ -19,7 +19,7 @@ TOOLS    := starpu_fxt_tool starpu_perfmodel_display starpu_perfmodel_plot \
 # StarPU-MPI is built in (cargo feature `mpi`, on by default) when an MPI is found.
 HAVE_MPI := $(shell command -v mpicc >/dev/null 2>&1 && echo yes)
 MPI_PC   := $(firstword $(foreach p,mpi ompi-c mpich,$(shell pkg-config --exists $(p) 2>/dev/null && echo $(p))))
-FEATURES := $(if $(HAVE_MPI),,--no-default-features --features mimalloc)
+FEATURES := $(if $(HAVE_MPI),,--no-default-features --features mimalloc,cuda)
 
 .PHONY: all build install uninstall clean
 
@@ -39,7 +39,9 @@ install: build
 	install -m 644 $(OUT)/include/starpu/$(VERSION)/starpu_heteroprio.h $(INCDIR)/schedulers/
 	# The Fortran module, as source: .mod files are compiler-specific.
 	install -m 644 bindings/fortran/fstarpu_mod.f90 $(INCDIR)/
+	# CUDA's include directory, where the library was built with CUDA's headers (build.rs).
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|g' \
+		-e "s|@CUDA_CFLAGS@|$$(cat $(OUT)/starpu-cuda-cflags 2>/dev/null)|" \
 		bindings/c/starpu.pc.in > $(PCDIR)/starpu-$(VERSION).pc
 	# Names existing makefiles use for StarPU. StarPU's Fortran makefiles look for an
 	# include directory ending in starpu/1.3 in starpu-1.3's flags: give them one.

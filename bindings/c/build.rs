@@ -44,12 +44,44 @@ fn blas_defines() -> String {
     out
 }
 
+/// Where CUDA's headers are (`cuda_runtime.h`): `$CUDA_HOME`, `$CUDA_PATH`,
+/// /usr/local/cuda, or the system's include directory.
+fn cuda_include_dir() -> Option<PathBuf> {
+    let roots = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        .chain([PathBuf::from("/usr/local/cuda"), PathBuf::from("/usr")]);
+    roots
+        .map(|r| r.join("include"))
+        .find(|d| d.join("cuda_runtime.h").is_file())
+}
+
+/// CUDA's include directory where this build uses it (the `cuda` feature and the headers
+/// found): starpu.h then includes CUDA's headers, and every C compilation needs it.
+fn cuda_include() -> Option<PathBuf> {
+    cuda_include_dir().filter(|_| cfg!(feature = "cuda"))
+}
+
+/// A C build of the library's own sources, which include starpu.h.
+fn c_build(include: &Path) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.include(include);
+    if let Some(dir) = cuda_include() {
+        b.include(dir);
+    }
+    b
+}
+
 /// starpu_config.h as this build has it: the features it was built with (OpenCL with the
-/// `opencl` feature, StarPU-MPI with `mpi`) and the BLAS found. STARPU_MAXOPENCLDEVS is
-/// there either way (starpu.h has it too, the bound of `struct starpu_opencl_program`,
-/// which starpu_opencl.h declares in every build).
+/// `opencl` feature, StarPU-MPI with `mpi`, CUDA with `cuda` and CUDA's headers found: a
+/// program's `#ifdef STARPU_USE_CUDA` sections include them) and the BLAS found.
+/// STARPU_MAXOPENCLDEVS is there either way (starpu.h has it too, the bound of `struct
+/// starpu_opencl_program`, which starpu_opencl.h declares in every build).
 fn config_header(text: &str) -> String {
     let mut features = String::new();
+    if cuda_include().is_some() {
+        features.push_str("#define STARPU_USE_CUDA 1\n");
+    }
     if std::env::var_os("CARGO_FEATURE_OPENCL").is_some() {
         features.push_str("#define STARPU_USE_OPENCL 1\n");
     }
@@ -57,6 +89,15 @@ fn config_header(text: &str) -> String {
     if std::env::var_os("CARGO_FEATURE_MPI").is_some() {
         features.push_str("#define STARPU_USE_MPI 1\n");
     }
+    let text = if features.contains("STARPU_USE_CUDA") {
+        // One CUDA device per memory node beside main RAM (the core's MAX_NODES is 4).
+        text.replace(
+            "#define STARPU_MAXCUDADEVS 0",
+            "#define STARPU_MAXCUDADEVS 3",
+        )
+    } else {
+        text.to_string()
+    };
     text.replace("/* @OPENCL@ */\n", &features)
         .replace("/* @STARPU_BLAS@ */", &blas_defines())
 }
@@ -97,12 +138,20 @@ fn main() {
     // target/<profile>/include/starpu/1.4, for `make install`.
     let profile_dir = out.ancestors().nth(3).unwrap();
     copy_dir(&include, &profile_dir.join("include/starpu/1.4"));
+    // The flags programs need for CUDA's headers, for the Makefile's starpu-1.4.pc (empty
+    // when they are in the system's directory, or not used).
+    let cuda_cflags = match cuda_include() {
+        Some(d) if d != Path::new("/usr/include") => format!("-I{}", d.display()),
+        _ => String::new(),
+    };
+    fs::write(profile_dir.join("starpu-cuda-cflags"), &cuda_cflags).unwrap();
+    // For the header tests, which compile starpu.h.
+    println!("cargo:rustc-env=STARPU_CUDA_CFLAGS={cuda_cflags}");
 
-    cc::Build::new()
+    c_build(&include)
         .file(crate_dir.join("csrc/varargs.c"))
         .file(crate_dir.join("csrc/parallel_workers.c"))
         .file(crate_dir.join("csrc/opencl_args.c"))
-        .include(&include)
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)
         .compile("starpu_varargs");
@@ -110,9 +159,8 @@ fn main() {
     // starpu_parallel_worker_openmp_prologue drives the calling thread's OpenMP team: it
     // is built with -fopenmp and the library links gcc's libgomp (programs that do not use
     // OpenMP still link: libgomp comes as the library's own dependency).
-    cc::Build::new()
+    c_build(&include)
         .file(crate_dir.join("csrc/openmp_prologue.c"))
-        .include(&include)
         .flag("-fopenmp")
         .flag_if_supported("-fvisibility=hidden")
         .warnings(true)
@@ -131,6 +179,8 @@ fn main() {
 
     // The installed file is libstarpu-1.4.so; programs record that name.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libstarpu-1.4.so");
+    println!("cargo:rerun-if-env-changed=CUDA_HOME");
+    println!("cargo:rerun-if-env-changed=CUDA_PATH");
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=include");
     println!("cargo:rerun-if-changed=csrc");
@@ -149,9 +199,8 @@ fn mpi_shim(crate_dir: &Path, include: &Path) {
     }
     let mpi = build_probe_mpi::probe()
         .expect("no MPI found (install libopenmpi-dev, or build without the mpi feature)");
-    let mut b = cc::Build::new();
-    b.file(crate_dir.join("csrc/mpi_varargs.c"))
-        .include(include);
+    let mut b = c_build(include);
+    b.file(crate_dir.join("csrc/mpi_varargs.c"));
     for dir in &mpi.include_paths {
         b.include(dir);
     }

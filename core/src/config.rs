@@ -25,9 +25,11 @@ pub struct Config {
     pub ncpus: Option<usize>,
     /// Cores left to the application (`STARPU_RESERVE_NCPU`, `conf.reserve_ncpus`).
     pub reserve_ncpus: usize,
-    /// CUDA devices asked for; this build has no CUDA driver yet, so any request yields
-    /// zero CUDA workers.
+    /// CUDA devices to use at most (`STARPU_NCUDA`, `conf.ncuda`); `None`: all (none
+    /// without a CUDA driver).
     pub ncuda: Option<usize>,
+    /// Which CUDA devices, how many workers each, their pipeline.
+    pub cuda: crate::drivers::CudaOptions,
     /// OpenCL devices to use at most (`STARPU_NOPENCL`, `conf.nopencl`); `None`: all.
     pub nopencl: Option<usize>,
     /// Take CPU OpenCL devices (PoCL...) beside GPUs and accelerators
@@ -120,6 +122,7 @@ impl Default for Config {
             ncpus: None,
             reserve_ncpus: 0,
             ncuda: None,
+            cuda: Default::default(),
             nopencl: None,
             opencl_on_cpus: false,
             opencl_only_on_cpus: false,
@@ -264,6 +267,7 @@ impl Config {
         if let Some(v) = env_int("STARPU_NCUDA")? {
             self.ncuda = count("STARPU_NCUDA", v)?;
         }
+        self.cuda.apply_env()?;
         if let Some(v) = env_int("STARPU_NOPENCL")? {
             self.nopencl = count("STARPU_NOPENCL", v)?;
         }

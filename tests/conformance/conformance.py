@@ -181,13 +181,15 @@ def needs(plan: list) -> set:
             req.add(("kernel", args[1]))
             for mode in args[2:]:
                 if mode.startswith("impl="):
-                    # Implementations other than the CPU one (impl=opencl, cpu+opencl).
+                    # Implementations other than the CPU one (impl=opencl, cpu+cuda...).
                     req.update(("impl", i) for i in mode[5:].split("+") if i != "cpu")
                 else:
                     req.add(("nbuffers", "variable") if mode == "*" else ("mode", mode))
         elif verb == "init":
             if any(a.startswith(("opencl=", "limit_opencl_mem=")) for a in args):
                 req.add(("device", "opencl"))
+            if any(a.startswith(("cuda=", "limit_cuda_mem=")) for a in args):
+                req.add(("device", "cuda"))
         elif verb in TASK_MAKERS:
             for tok in args[2:]:
                 if ":" in tok and "=" not in tok:  # MODE:HANDLE

@@ -456,5 +456,7 @@ static inline void starpu_timespec_sub(const struct timespec *a, const struct ti
 #include <starpu_parallel_worker.h>
 /* The OpenCL API, when built with it (starpu_config.h). */
 #include <starpu_opencl.h>
+/* The CUDA API, when built with it (starpu_config.h). */
+#include <starpu_cuda.h>
 
 #endif /* __STARPU_H__ */

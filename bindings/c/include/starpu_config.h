@@ -12,8 +12,9 @@
  * (starpu_rs_last_error and friends) and still build against StarPU itself. */
 #define STARPU_RS 1
 
-/* Workers this build has: CPUs, and OpenCL devices when built with it (no CUDA, HIP,
- * MPI server/client); STARPU_USE_MPI when built with StarPU-MPI (build.rs writes them). */
+/* Workers this build has: CPUs, OpenCL devices when built with it, CUDA devices when
+ * built with it and CUDA's headers were found at build time (no HIP, MPI server/client);
+ * STARPU_USE_MPI when built with StarPU-MPI (build.rs writes them). */
 #define STARPU_USE_CPU 1
 /* @OPENCL@ */
 #define STARPU_HAVE_HWLOC 1
@@ -50,7 +51,7 @@
 #define STARPU_USE_FXT 1
 #define STARPU_FXT_MAX_FILES 64
 
-/* Deliberately not defined, because this build does not have them: STARPU_USE_CUDA,
+/* Deliberately not defined, because this build does not have them:
  * STARPU_USE_HIP, STARPU_USE_SYCL, STARPU_USE_MAX_FPGA, STARPU_USE_MPI_SERVER_CLIENT,
  * STARPU_SIMGRID, STARPU_HAVE_GLPK_H (no LP solver: starpu_bound_compute gives 0),
  * STARPU_NON_BLOCKING_DRIVERS (idle workers park after a short spin). */

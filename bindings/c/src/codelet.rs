@@ -174,6 +174,36 @@ pub(crate) unsafe fn opencl_functions(
     out
 }
 
+/// The CUDA implementations, from `cuda_funcs` or the deprecated `cuda_func`, with their
+/// `cuda_flags`.
+pub(crate) unsafe fn cuda_functions(
+    cl: &starpu_codelet,
+) -> Vec<(unsafe extern "C" fn(*mut *mut c_void, *mut c_void), u8)> {
+    let mut out: Vec<_> = cl
+        .cuda_funcs
+        .iter()
+        .zip(cl.cuda_flags)
+        .map_while(|(f, flags)| f.map(|f| (f, flags as u8)))
+        .collect();
+    // STARPU_MULTIPLE_CUDA_IMPLEMENTATIONS ((void*)-1) means "see cuda_funcs".
+    if out.is_empty() {
+        if let Some(f) = cl.cuda_func.filter(|f| *f as usize != usize::MAX) {
+            out.push((f, 0));
+        }
+    }
+    out
+}
+
+/// A CUDA implementation: a C kernel that fails its task when it reports an error
+/// (`STARPU_CUDA_REPORT_ERROR`, `STARPU_CUBLAS_REPORT_ERROR`...).
+fn c_cuda_kernel(f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)) -> CpuKernel {
+    let run = c_kernel(f);
+    Arc::new(move |call: &KernelCall| {
+        run(call)?;
+        crate::cuda::take_kernel_failure()
+    })
+}
+
 /// Whether the OpenCL kernel that just ran on this thread reported an error
 /// (`STARPU_OPENCL_REPORT_ERROR`): the failure of its task.
 pub(crate) fn opencl_kernel_failure() -> starpu_core::task::KernelResult {
@@ -222,10 +252,16 @@ unsafe fn convert(cl: &starpu_codelet) -> Codelet {
         .into_iter()
         .map(|(f, flags)| (c_opencl_kernel(f), flags))
         .unzip();
+    let (cuda_funcs, cuda_flags): (Vec<_>, Vec<_>) = cuda_functions(cl)
+        .into_iter()
+        .map(|(f, flags)| (c_cuda_kernel(f), flags))
+        .unzip();
     Codelet {
         name: crate::ffi::string(cl.name),
         where_mask: where_mask(cl, funcs.len()),
         cpu_funcs: funcs.into_iter().map(c_kernel).collect(),
+        cuda_funcs,
+        cuda_flags,
         opencl_funcs,
         opencl_flags,
         nbuffers,

@@ -105,6 +105,19 @@ unsafe fn config_from(conf: Option<&starpu_conf>) -> starpu_core::Result<Config>
     cfg.reserve_ncpus = count(c.reserve_ncpus).unwrap_or(0);
     cfg.ncuda = count(c.ncuda);
     cfg.nopencl = count(c.nopencl);
+    if c.use_explicit_workers_cuda_gpuid != 0 {
+        // As many devices as asked for (all of the list when ncuda is -1).
+        let n = cfg
+            .ncuda
+            .unwrap_or(STARPU_NMAXWORKERS)
+            .min(STARPU_NMAXWORKERS);
+        cfg.cuda.devices = Some(
+            c.workers_cuda_gpuid[..n]
+                .iter()
+                .map(|&x| x as usize)
+                .collect(),
+        );
+    }
     if c.use_explicit_workers_bindid != 0 {
         let n = cfg
             .ncpus
@@ -162,8 +175,11 @@ pub unsafe extern "C" fn starpu_init(conf: *mut starpu_conf) -> c_int {
         // The application's policy of the global context starts once the runtime is
         // reachable (its init_sched may ask for the context's workers).
         crate::sched_policy::start(0);
-        if requested_cuda > 0 {
-            rt.info("no CUDA driver in this build: no CUDA worker");
+        if requested_cuda > rt.devices().ncuda() {
+            rt.info(&format!(
+                "{requested_cuda} CUDA worker(s) asked for, {} CUDA device(s) usable",
+                rt.devices().ncuda()
+            ));
         }
         if requested_opencl > rt.devices().nopencl() {
             rt.info(&format!(
@@ -244,7 +260,7 @@ unsafe impl Send for EachWorker {}
 unsafe impl Sync for EachWorker {}
 
 /// `starpu_execute_on_each_worker`: runs `func(arg)` once on each worker whose kind is in
-/// `where_` (all workers are CPU workers here), and returns when all have.
+/// `where_`, on that worker's thread, and returns when all have.
 #[no_mangle]
 pub extern "C" fn starpu_execute_on_each_worker(
     func: Option<unsafe extern "C" fn(*mut libc::c_void)>,
@@ -254,12 +270,12 @@ pub extern "C" fn starpu_execute_on_each_worker(
     let _ = int_call("starpu_execute_on_each_worker", || {
         let rt = ffi::runtime()?;
         let f = func.ok_or_else(|| Error::invalid("func is NULL"))?;
-        if where_ as u64 & crate::consts::STARPU_CPU == 0 {
-            return Ok(());
-        }
         let call = std::sync::Arc::new(EachWorker(f, arg));
         // SAFETY: a C function called with the argument the application gave for it.
-        rt.execute_on_each_worker(std::sync::Arc::new(move |_| unsafe { (call.0)(call.1) }))
+        rt.execute_on_workers_of(
+            where_,
+            std::sync::Arc::new(move |_| unsafe { (call.0)(call.1) }),
+        )
     });
 }
 

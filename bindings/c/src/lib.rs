@@ -16,6 +16,7 @@ pub mod bus;
 pub mod codelet;
 pub mod consts;
 pub mod ctx_wait;
+pub mod cuda;
 pub mod custom_interface;
 pub mod data;
 pub mod data_requests;

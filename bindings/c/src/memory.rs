@@ -71,12 +71,69 @@ unsafe fn malloc_into(a: *mut *mut c_void, dim: size_t, flags: c_int) -> starpu_
         }
         return Ok(());
     }
-    *a = memory::alloc_ram(dim)? as *mut c_void;
+    let pinned = flags as u64 & crate::consts::STARPU_MALLOC_PINNED != 0 && cuda_workers();
+    *a = if pinned {
+        whole_pages(dim)?
+    } else {
+        memory::alloc_ram(dim)?
+    } as *mut c_void;
+    if pinned {
+        // Page-locked for asynchronous transfers, where there are CUDA devices.
+        if let Err(e) = pin(*a as usize, dim) {
+            memory::free_ram(*a as usize);
+            *a = std::ptr::null_mut();
+            return Err(e);
+        }
+    }
     Ok(())
+}
+
+/// Whether a runtime with CUDA workers runs (pinned memory is only for them, as in StarPU).
+fn cuda_workers() -> bool {
+    crate::ffi::runtime().is_ok_and(|rt| rt.devices().ncuda() > 0)
+}
+
+/// A zeroed main-RAM buffer of whole pages (freed by `free`, as `alloc_ram`'s): CUDA pins
+/// whole pages, and two buffers sharing one could not both be pinned.
+fn whole_pages(dim: usize) -> starpu_core::Result<usize> {
+    // SAFETY: sysconf has no preconditions.
+    let page = (unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).max(4096) as usize;
+    let size = dim.max(1).div_ceil(page) * page;
+    let mut p: *mut c_void = std::ptr::null_mut();
+    // SAFETY: posix_memalign writes a valid pointer into p on success.
+    if unsafe { libc::posix_memalign(&mut p, page, size) } != 0 || p.is_null() {
+        return Err(Error::new(
+            starpu_core::ErrorKind::OutOfMemory,
+            format!("cannot allocate {dim} bytes of pinned memory"),
+        ));
+    }
+    // SAFETY: p points to size bytes.
+    unsafe { std::ptr::write_bytes(p as *mut u8, 0, size) };
+    Ok(p as usize)
+}
+
+/// Pins `size` bytes at `addr` for CUDA transfers, as StarPU: only while a runtime with
+/// CUDA workers runs.
+fn pin(addr: usize, size: usize) -> starpu_core::Result<()> {
+    #[cfg(feature = "cuda")]
+    if cuda_workers() {
+        // SAFETY: the caller's buffer holds `size` bytes until it is unpinned.
+        unsafe { starpu_core::drivers::cuda::pinned::pin(addr, size)? };
+    }
+    let _ = (addr, size);
+    Ok(())
+}
+
+/// Unpins what `pin` pinned at `addr` (nothing otherwise).
+fn unpin(addr: usize) {
+    #[cfg(feature = "cuda")]
+    starpu_core::drivers::cuda::pinned::unpin(addr);
+    let _ = addr;
 }
 
 /// Frees a main-RAM buffer with the free hook, or ours.
 unsafe fn free_ram(a: *mut c_void, dim: size_t, flags: c_int) -> c_int {
+    unpin(a as usize);
     match free_hook() {
         Some(hook) => hook(memory::MAIN_RAM as c_uint, a, dim, flags),
         None => {
@@ -86,13 +143,16 @@ unsafe fn free_ram(a: *mut c_void, dim: size_t, flags: c_int) -> c_int {
     }
 }
 
-/// `starpu_malloc`: allocates `dim` bytes suitable for data transfers.
+/// `starpu_malloc`: allocates `dim` bytes suitable for data transfers (page-locked while
+/// a runtime with CUDA workers runs).
 ///
 /// # Safety
 /// `a` is writable.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_malloc(a: *mut *mut c_void, dim: size_t) -> c_int {
-    int_call("starpu_malloc", || malloc_into(a, dim, 0))
+    // StarPU's default: pinned where CUDA workers run.
+    let pinned = crate::consts::STARPU_MALLOC_PINNED as c_int;
+    int_call("starpu_malloc", || malloc_into(a, dim, pinned))
 }
 
 /// `starpu_malloc_flags`: pinning and accounting flags matter only with accelerators.
@@ -182,16 +242,17 @@ pub extern "C" fn starpu_free_on_node_flags(
     }
 }
 
-/// `starpu_memory_pin`: pinning speeds up accelerator transfers; with none it is not needed.
+/// `starpu_memory_pin`: page-locks memory of the application so that CUDA transfers
+/// from and to it run asynchronously (nothing to do without a CUDA device).
 #[no_mangle]
 pub extern "C" fn starpu_memory_pin(addr: *mut c_void, size: size_t) -> c_int {
-    let _ = (addr, size);
-    0
+    int_call("starpu_memory_pin", || pin(addr as usize, size))
 }
 
 /// `starpu_memory_unpin`.
 #[no_mangle]
 pub extern "C" fn starpu_memory_unpin(addr: *mut c_void, size: size_t) -> c_int {
-    let _ = (addr, size);
+    let _ = size;
+    unpin(addr as usize);
     0
 }

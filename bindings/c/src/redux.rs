@@ -18,8 +18,8 @@ struct Arg(*mut c_void);
 unsafe impl Send for Arg {}
 unsafe impl Sync for Arg {}
 
-/// A core codelet running `cl`'s first CPU implementation (and first OpenCL one, for
-/// reductions on OpenCL workers) on `modes` with `arg`.
+/// A core codelet running `cl`'s first CPU implementation (and first CUDA and OpenCL
+/// ones, for reductions on those workers) on `modes` with `arg`.
 ///
 /// # Safety
 /// `cl` is null or points to a live `struct starpu_codelet`.
@@ -34,9 +34,10 @@ unsafe fn method(
     };
     let cpu = cpu_functions(c).first().copied();
     let opencl = crate::codelet::opencl_functions(c).first().map(|&(f, _)| f);
-    if cpu.is_none() && opencl.is_none() {
+    let cuda = crate::codelet::cuda_functions(c).first().map(|&(f, _)| f);
+    if cpu.is_none() && opencl.is_none() && cuda.is_none() {
         return Err(Error::invalid(format!(
-            "the {what} codelet has no CPU or OpenCL implementation"
+            "the {what} codelet has no CPU, CUDA or OpenCL implementation"
         )));
     }
     let name = if c.name.is_null() {
@@ -56,6 +57,12 @@ unsafe fn method(
         codelet = codelet.cpu(move |call| {
             run(f, call);
             Ok(())
+        });
+    }
+    if let Some(f) = cuda {
+        codelet = codelet.cuda(move |call| {
+            run(f, call);
+            crate::cuda::take_kernel_failure()
         });
     }
     if let Some(f) = opencl {

@@ -42,12 +42,6 @@ pub extern "C" fn starpu_cpu_worker_get_count() -> c_uint {
     worker_ids(WorkerKind::Cpu.starpu_id()).len() as c_uint
 }
 
-/// `starpu_cuda_worker_get_count`: this build has no such workers.
-#[no_mangle]
-pub extern "C" fn starpu_cuda_worker_get_count() -> c_uint {
-    0
-}
-
 /// `starpu_opencl_worker_get_count`.
 #[no_mangle]
 pub extern "C" fn starpu_opencl_worker_get_count() -> c_uint {
@@ -314,26 +308,6 @@ pub extern "C" fn starpu_sched_get_max_priority() -> c_int {
     ffi::runtime().map_or(0, |rt| rt.priority_range().1)
 }
 
-/// `starpu_cublas_init`: prepares an accelerator library on each device of its kind; this build has
-/// none, so there is nothing to prepare.
-#[no_mangle]
-pub extern "C" fn starpu_cublas_init() {}
-
-/// `starpu_cublas_shutdown`: prepares an accelerator library on each device of its kind; this build has
-/// none, so there is nothing to prepare.
-#[no_mangle]
-pub extern "C" fn starpu_cublas_shutdown() {}
-
-/// `starpu_cusolver_init`: prepares an accelerator library on each device of its kind; this build has
-/// none, so there is nothing to prepare.
-#[no_mangle]
-pub extern "C" fn starpu_cusolver_init() {}
-
-/// `starpu_cusolver_shutdown`: prepares an accelerator library on each device of its kind; this build has
-/// none, so there is nothing to prepare.
-#[no_mangle]
-pub extern "C" fn starpu_cusolver_shutdown() {}
-
 /// `starpu_cusparse_init`: prepares an accelerator library on each device of its kind; this build has
 /// none, so there is nothing to prepare.
 #[no_mangle]
@@ -373,18 +347,6 @@ pub extern "C" fn starpu_syclblas_init() {}
 /// none, so there is nothing to prepare.
 #[no_mangle]
 pub extern "C" fn starpu_syclblas_shutdown() {}
-
-/// `starpu_cuda_get_local_stream`: only meaningful inside a kernel running on an accelerator; none exists here.
-#[no_mangle]
-pub extern "C" fn starpu_cuda_get_local_stream() -> *mut c_void {
-    std::ptr::null_mut()
-}
-
-/// `starpu_cublas_get_local_handle`: only meaningful inside a kernel running on an accelerator; none exists here.
-#[no_mangle]
-pub extern "C" fn starpu_cublas_get_local_handle() -> *mut c_void {
-    std::ptr::null_mut()
-}
 
 /// `starpu_cusolver_get_local_handle`: only meaningful inside a kernel running on an accelerator; none exists here.
 #[no_mangle]

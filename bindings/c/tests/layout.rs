@@ -96,7 +96,10 @@ fn compile_and_run(compiler: &str, ext: &str, src: &str) -> String {
     let exe = dir.join(format!("layout-{ext}"));
     std::fs::write(&file, src).unwrap();
     let out = Command::new(compiler)
-        .args(["-Wall", "-Werror", "-I", &include_dir(), "-o"])
+        .args(["-Wall", "-Werror", "-I", &include_dir()])
+        // CUDA's include directory, where the library was built with it (STARPU_USE_CUDA).
+        .args(env!("STARPU_CUDA_CFLAGS").split_whitespace())
+        .arg("-o")
         .arg(&exe)
         .arg(&file)
         .output()

@@ -76,7 +76,7 @@ impl DataHandle {
             ("reduction", &methods.redux),
             ("initialisation", &methods.init),
         ] {
-            if cl.cpu_funcs.is_empty() && cl.opencl_funcs.is_empty() {
+            if cl.cpu_funcs.is_empty() && cl.opencl_funcs.is_empty() && cl.cuda_funcs.is_empty() {
                 return Err(Error::invalid(format!(
                     "reduction methods of data {}: the {what} codelet {} has no \
                      implementation",

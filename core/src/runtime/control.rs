@@ -46,19 +46,37 @@ impl Runtime {
     /// Runs `f(worker id)` once on every worker, and returns when all have
     /// (`starpu_execute_on_each_worker`).
     pub fn execute_on_each_worker(&self, f: Arc<dyn Fn(usize) + Send + Sync>) -> Result<()> {
+        self.execute_on_workers_of(u32::MAX, f)
+    }
+
+    /// Runs `f(worker id)` once on every worker whose kind's `where` bit is in `mask`,
+    /// on the worker's thread (a device worker with its device current), and returns
+    /// when all have.
+    pub fn execute_on_workers_of(
+        &self,
+        mask: u32,
+        f: Arc<dyn Fn(usize) + Send + Sync>,
+    ) -> Result<()> {
         self.check_may_block("running a function on each worker")?;
-        let kernel = Arc::new(move |call: &KernelCall| {
+        let kernel: crate::task::CpuKernel = Arc::new(move |call: &KernelCall| {
             f(call.worker());
             Ok(())
         });
         let cl = Arc::new(Codelet {
             name: Some("execute_on_each_worker".into()),
-            cpu_funcs: vec![kernel],
+            cpu_funcs: vec![kernel.clone()],
+            cuda_funcs: vec![kernel.clone()],
+            cuda_flags: vec![0],
+            opencl_funcs: vec![kernel],
+            opencl_flags: vec![0],
             nbuffers: Some(0),
             ..Default::default()
         });
-        let tasks: Vec<TaskRef> = (0..self.workers.len()).map(|_| Task::new()).collect();
-        for (w, t) in tasks.iter().enumerate() {
+        let chosen: Vec<usize> = (0..self.workers.len())
+            .filter(|&w| self.workers[w].kind.where_bit() & mask != 0)
+            .collect();
+        let tasks: Vec<TaskRef> = chosen.iter().map(|_| Task::new()).collect();
+        for (&w, t) in chosen.iter().zip(&tasks) {
             let spec = TaskSpec {
                 codelet: Some(cl.clone()),
                 worker: Some(w),

@@ -156,7 +156,8 @@ impl Runtime {
         let reserve = config.reserve_ncpus.min(cpus.len());
         cpus.truncate(cpus.len() - reserve);
         let devices = crate::drivers::Devices::discover(&config);
-        let ndevices = devices.nopencl();
+        let device_workers = devices.workers();
+        let ndevices = device_workers.len();
         // As StarPU, each accelerator's worker takes a core from the CPU workers.
         let ncpus = config.ncpus.unwrap_or(cpus.len().saturating_sub(ndevices));
         if ncpus + ndevices == 0 {
@@ -188,15 +189,9 @@ impl Runtime {
             .enumerate()
             .map(|(i, &cpu)| Worker::new(i, cpu))
             .collect();
-        for devid in 0..ndevices {
+        for d in device_workers {
             let id = workers.len();
-            workers.push(Worker::device(
-                id,
-                worker::WorkerKind::OpenCl,
-                devid,
-                1 + devid,
-                format!("OpenCL {devid} ({})", devices.opencl_name(devid)),
-            ));
+            workers.push(Worker::device(id, d.kind, d.devid, d.node, d.name));
             worker_cpus.push(None);
         }
         let workers: Box<[Worker]> = workers.into_boxed_slice();
@@ -294,6 +289,7 @@ impl Runtime {
             let spawned = std::thread::Builder::new()
                 .name(match rt.workers[id].kind {
                     worker::WorkerKind::Cpu => format!("starpu-cpu-{id}"),
+                    worker::WorkerKind::Cuda => format!("starpu-cuda-{}", rt.workers[id].devid),
                     _ => format!("starpu-opencl-{}", rt.workers[id].devid),
                 })
                 .spawn(move || worker_thread::run(worker_rt, id));
@@ -423,6 +419,8 @@ impl Runtime {
     pub(crate) fn finish_device_kernels(&self, w: usize) -> Result<()> {
         let me = &self.workers[w];
         match me.kind {
+            #[cfg(feature = "cuda")]
+            worker::WorkerKind::Cuda => crate::drivers::cuda::finish_current(),
             #[cfg(feature = "opencl")]
             worker::WorkerKind::OpenCl => match self.devices.opencl.get(me.devid) {
                 Some(d) => d.finish_kernels(),

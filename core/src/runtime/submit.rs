@@ -173,11 +173,14 @@ impl Runtime {
                     "; multiformat data runs on CPU workers only"
                 };
                 return Err(Error::no_device(format!(
-                    "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU \
-                     and {} OpenCL implementation(s), {} OpenCL worker(s){why})",
+                    "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU, \
+                     {} CUDA and {} OpenCL implementation(s), {} CUDA and {} OpenCL \
+                     device(s){why})",
                     cl.display_name(),
                     cl.cpu_funcs.len(),
+                    cl.cuda_funcs.len(),
                     cl.opencl_funcs.len(),
+                    self.devices.ncuda(),
                     self.devices.nopencl()
                 )));
             }

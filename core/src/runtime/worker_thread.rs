@@ -25,6 +25,14 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             rt.warn(&format!("worker {id}: {e}"));
         }
     }
+    #[cfg(feature = "cuda")]
+    if me.kind == worker::WorkerKind::Cuda {
+        if let Some(d) = rt.devices.cuda.get(me.devid) {
+            if let Err(e) = crate::drivers::cuda::set_current(me.devid, d.clone()) {
+                rt.warn(&format!("worker {id}: {e}"));
+            }
+        }
+    }
     #[cfg(feature = "opencl")]
     if me.kind == worker::WorkerKind::OpenCl {
         if let Some(d) = rt.devices.opencl.get(me.devid) {

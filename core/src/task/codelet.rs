@@ -92,6 +92,16 @@ pub type OpenClKernel = CpuKernel;
 /// waits for them (`STARPU_OPENCL_ASYNC`).
 pub const OPENCL_ASYNC: u8 = 1;
 
+/// One implementation of a codelet for CUDA workers: it runs on the worker's thread, with
+/// the task's buffers on the device (`KernelCall::cuda`), and queues kernels on the
+/// worker's stream. The worker waits for that stream before ending the task.
+pub type CudaKernel = CpuKernel;
+
+/// `cuda_flags`: the implementation returns before its kernels are done
+/// (`STARPU_CUDA_ASYNC`). Accepted; the worker still waits for its stream after each task
+/// (no pipeline of several tasks per worker yet).
+pub const CUDA_ASYNC: u8 = 1;
+
 /// `can_execute(worker, task, nimpl)`: may this worker run this implementation of this task?
 pub type CanExecute = Arc<dyn Fn(usize, &Task, usize) -> bool + Send + Sync>;
 
@@ -129,6 +139,9 @@ pub struct Codelet {
     /// `where` bits; 0 means "wherever an implementation exists".
     pub where_mask: u32,
     pub cpu_funcs: Vec<CpuKernel>,
+    /// CUDA implementations (`cuda_funcs`), and their `cuda_flags`.
+    pub cuda_funcs: Vec<CudaKernel>,
+    pub cuda_flags: Vec<u8>,
     /// OpenCL implementations (`opencl_funcs`), and their `opencl_flags`.
     pub opencl_funcs: Vec<OpenClKernel>,
     pub opencl_flags: Vec<u8>,
@@ -150,6 +163,7 @@ impl std::fmt::Debug for Codelet {
             .field("name", &self.name)
             .field("where_mask", &self.where_mask)
             .field("cpu_funcs", &self.cpu_funcs.len())
+            .field("cuda_funcs", &self.cuda_funcs.len())
             .field("opencl_funcs", &self.opencl_funcs.len())
             .field("nbuffers", &self.nbuffers)
             .field("modes", &self.modes)
@@ -187,12 +201,23 @@ impl Codelet {
         self
     }
 
+    /// Adds a CUDA implementation (see [`crate::drivers::cuda`]; the first one added is
+    /// CUDA implementation 0).
+    pub fn cuda(
+        mut self,
+        f: impl Fn(&KernelCall) -> KernelResult + Send + Sync + 'static,
+    ) -> Codelet {
+        self.cuda_funcs.push(Arc::new(f));
+        self.cuda_flags.push(0);
+        self
+    }
+
     /// The implementations of a worker kind.
     pub fn funcs(&self, kind: crate::worker::WorkerKind) -> &[CpuKernel] {
         match kind {
             crate::worker::WorkerKind::Cpu => &self.cpu_funcs,
             crate::worker::WorkerKind::OpenCl => &self.opencl_funcs,
-            crate::worker::WorkerKind::Cuda => &[],
+            crate::worker::WorkerKind::Cuda => &self.cuda_funcs,
         }
     }
 
@@ -301,6 +326,9 @@ impl Codelet {
         let mut w = 0;
         if !self.cpu_funcs.is_empty() {
             w |= where_mask::CPU;
+        }
+        if !self.cuda_funcs.is_empty() {
+            w |= where_mask::CUDA;
         }
         if !self.opencl_funcs.is_empty() {
             w |= where_mask::OPENCL;

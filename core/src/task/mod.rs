@@ -29,8 +29,8 @@ pub(crate) mod transaction;
 
 pub use builder::TaskBuilder;
 pub use codelet::{
-    where_mask, CanExecute, Codelet, CodeletType, CpuKernel, KernelError, KernelResult,
-    OpenClKernel, OPENCL_ASYNC,
+    where_mask, CanExecute, Codelet, CodeletType, CpuKernel, CudaKernel, KernelError, KernelResult,
+    OpenClKernel, CUDA_ASYNC, OPENCL_ASYNC,
 };
 pub use completion::CompletionQueue;
 pub(crate) use exec::{complete, execute, finish_without_running, guarded, guarded_current};

@@ -86,6 +86,10 @@ fn on_kinds_of(
         let f = f.clone();
         cl = cl.cpu(move |call| f(call));
     }
+    if !like.cuda_funcs.is_empty() {
+        let f = f.clone();
+        cl = cl.cuda(move |call| f(call));
+    }
     if !like.opencl_funcs.is_empty() {
         cl = cl.opencl(move |call| f(call));
     }

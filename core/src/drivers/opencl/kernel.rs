@@ -26,10 +26,6 @@
 use super::device::Device;
 use super::error::cl_error;
 use super::program::Program;
-use crate::data::interfaces::{
-    BlockInterface, Interface, MatrixInterface, NdimInterface, TensorInterface, VariableInterface,
-    VectorInterface,
-};
 use crate::data::Element;
 use crate::error::{Error, Result};
 use crate::task::KernelCall;
@@ -113,50 +109,19 @@ impl OpenCl<'_> {
     /// Buffer `i` of the task on the device (dense interfaces: variable, vector, matrix,
     /// block, tensor, ndim).
     pub fn buffer(&self, i: usize) -> Result<DeviceBuffer> {
-        let c = self.call;
-        let dense = |h: usize, off: usize, bytes: usize, elemsize: usize| DeviceBuffer {
-            mem: h as *mut c_void,
-            offset: off,
-            bytes,
-            elemsize,
-        };
-        let b = if let Some(v) = c.interface::<VectorInterface>(i) {
-            dense(v.dev_handle, v.offset, v.data_size(), v.elemsize)
-        } else if let Some(v) = c.interface::<VariableInterface>(i) {
-            dense(v.dev_handle, v.offset, v.elemsize, v.elemsize)
-        } else if let Some(m) = c.interface::<MatrixInterface>(i) {
-            let extent =
-                (m.ld as usize * (m.ny as usize).saturating_sub(1) + m.nx as usize) * m.elemsize;
-            dense(m.dev_handle, m.offset, extent, m.elemsize)
-        } else if let Some(b) = c.interface::<BlockInterface>(i) {
-            dense(b.dev_handle, b.offset, b.data_size(), b.elemsize)
-        } else if let Some(t) = c.interface::<TensorInterface>(i) {
-            dense(t.dev_handle, t.offset, t.data_size(), t.elemsize)
-        } else if let Some(n) = c.interface::<NdimInterface>(i) {
-            dense(n.dev_handle, n.offset, n.data_size(), n.elemsize)
-        } else {
-            return Err(Error::invalid(format!(
-                "buffer {i} is not a dense interface (variable, vector, matrix, block, tensor \
-                 or ndim): read its description with call.interface()"
-            )));
-        };
-        if b.mem.is_null() && b.bytes > 0 {
-            return Err(Error::invalid(format!("buffer {i} has no device buffer")));
-        }
-        Ok(b)
+        let d = crate::drivers::dense::dense(self.call, i)?;
+        Ok(DeviceBuffer {
+            mem: d.handle as *mut c_void,
+            offset: d.offset,
+            bytes: d.bytes,
+            elemsize: d.elemsize,
+        })
     }
 
     /// `buffer`, checked to hold elements of type `T`.
     pub fn buffer_of<T: Element>(&self, i: usize) -> Result<DeviceBuffer> {
         let b = self.buffer(i)?;
-        let kind = self.call.handle(i)?.elem_kind();
-        if b.elemsize != std::mem::size_of::<T>() || !kind.accepts::<T>() {
-            return Err(Error::invalid(format!(
-                "buffer {i} holds elements of {} bytes ({kind:?}), not {}",
-                b.elemsize,
-                std::any::type_name::<T>()
-            )));
-        }
+        crate::drivers::dense::check_elements::<T>(self.call, i, b.elemsize)?;
         Ok(b)
     }
 

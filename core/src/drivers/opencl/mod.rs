@@ -29,13 +29,10 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The devices a runtime configured by `config` uses, in order (StarPU's `devid`s):
-/// of the kinds asked for, that can be opened, at most `nopencl` (and what the node table
-/// holds).
-pub fn select(config: &Config) -> Vec<Arc<Device>> {
-    let max = config
-        .nopencl
-        .unwrap_or(usize::MAX)
-        .min(crate::memory::MAX_NODES - 1);
+/// of the kinds asked for, that can be opened, at most `nopencl` (and the `max_nodes`
+/// the node table has room for).
+pub fn select(config: &Config, max_nodes: usize) -> Vec<Arc<Device>> {
+    let max = config.nopencl.unwrap_or(usize::MAX).min(max_nodes);
     if max == 0 {
         return Vec::new();
     }

@@ -3,6 +3,8 @@
 //!
 //! usage: starpu-conformance-rust PLANFILE | --capabilities
 
+mod cuda;
+mod device;
 mod events;
 mod kernels;
 mod opencl;
@@ -473,6 +475,7 @@ impl Driver {
     fn init(&mut self, args: &[&str]) -> Step {
         let mut config = Config::default();
         let (mut nopencl, mut limit) = (0, None);
+        let (mut ncuda, mut limit_cuda) = (0, None);
         for a in args {
             if let Some(n) = option(a, "ncpus") {
                 config.ncpus = Some(num(n)?);
@@ -482,14 +485,19 @@ impl Driver {
                 nopencl = num(n)?; // PoCL also needs STARPU_OPENCL_ON_CPUS=1
             } else if let Some(m) = option(a, "limit_opencl_mem") {
                 limit = Some(num::<usize>(m)? << 20);
+            } else if let Some(n) = option(a, "cuda") {
+                ncuda = num(n)?;
+            } else if let Some(m) = option(a, "limit_cuda_mem") {
+                limit_cuda = Some(num::<usize>(m)? << 20);
             } else {
                 return Err(bad(format!("unknown init option {a}")));
             }
         }
-        config.ncuda = Some(0);
         let r = config.apply_env().and_then(|()| {
+            config.ncuda = Some(ncuda);
             config.nopencl = Some(nopencl);
             config.memory_limits.opencl = limit.or(config.memory_limits.opencl);
+            config.memory_limits.cuda = limit_cuda.or(config.memory_limits.cuda);
             starpu_core::init(config)
         });
         match r {
@@ -498,6 +506,14 @@ impl Driver {
                     "{nopencl} OpenCL worker(s) asked for, {} found: no OpenCL device (PoCL \
                      needs STARPU_OPENCL_ON_CPUS=1)",
                     rt.devices().nopencl()
+                );
+                let _ = starpu_core::shutdown();
+                std::process::exit(77);
+            }
+            Ok(rt) if rt.devices().ncuda() < ncuda => {
+                eprintln!(
+                    "{ncuda} CUDA worker(s) asked for, {} found: no CUDA device",
+                    rt.devices().ncuda()
                 );
                 let _ = starpu_core::shutdown();
                 std::process::exit(77);
@@ -779,7 +795,8 @@ impl Driver {
         if !kernels::KERNELS.contains(&kernel.as_str()) {
             return Err(bad(format!("unknown kernel {kernel}")));
         }
-        // impl=cpu (the default), impl=opencl, impl=cpu+opencl: the implementations.
+        // impl=cpu (the default), impl=opencl, impl=cuda, impl=cpu+cuda...: the
+        // implementations.
         let (impls, modes) = match args.last().and_then(|a| option(a, "impl")) {
             Some(i) => (i, &args[2..args.len() - 1]),
             None => ("cpu", &args[2..]),
@@ -790,11 +807,18 @@ impl Driver {
             cl = cl.cpu(move |call| kernels::run(&k, call));
         }
         if impls.contains("opencl") {
-            if !opencl::KERNELS.contains(&kernel.as_str()) {
+            if !device::KERNELS.contains(&kernel.as_str()) {
                 return Err(bad(format!("kernel {kernel} has no OpenCL implementation")));
             }
             let k = kernel.clone();
             cl = cl.opencl(move |call| opencl::run(&k, call));
+        }
+        if impls.contains("cuda") {
+            if !device::KERNELS.contains(&kernel.as_str()) {
+                return Err(bad(format!("kernel {kernel} has no CUDA implementation")));
+            }
+            let k = kernel.clone();
+            cl = cl.cuda(move |call| cuda::run(&k, call));
         }
         if kernel == "spmd" {
             cl = cl.parallel(starpu_core::CodeletType::Spmd, i32::MAX);
@@ -981,6 +1005,8 @@ fn capabilities() {
     println!("nbuffers variable");
     println!("device opencl");
     println!("impl opencl");
+    println!("device cuda");
+    println!("impl cuda");
 }
 
 fn main() {

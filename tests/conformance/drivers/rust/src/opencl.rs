@@ -3,12 +3,10 @@
 //! of the buffers, walking a matrix by its ld from its offset. `clfail` builds a program
 //! that does not compile: the error fails the task.
 
-use crate::events::EVENTS;
-use crate::kernels::TaskInfo;
-use starpu_core::data::interfaces::{MatrixInterface, VariableInterface, VectorInterface};
+use crate::device::{self, Op};
 use starpu_core::drivers::opencl::{DeviceBuffer, OpenCl, Program};
 use starpu_core::{KernelCall, KernelError, KernelResult};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 const SOURCE: &str = "
 enum { SET, ADD, SCALE, AFFINE, AXPY, COPY };
@@ -31,11 +29,6 @@ __kernel void apply(int op, __global long *b0, unsigned off0, unsigned nx0, unsi
 }
 ";
 
-/// The kernels that have an OpenCL implementation.
-pub const KERNELS: &[&str] = &[
-    "noop", "set", "add", "scale", "affine", "axpy", "copy", "clfail",
-];
-
 fn program() -> &'static Program {
     static P: OnceLock<Program> = OnceLock::new();
     P.get_or_init(|| Program::from_source(SOURCE))
@@ -47,22 +40,14 @@ type View = (DeviceBuffer, u32, u32, u32, u32);
 
 fn device_view(cl: &OpenCl, call: &KernelCall, i: usize) -> Result<View, KernelError> {
     let b = cl.buffer_of::<i64>(i)?;
-    let (nx, ld, n) = if let Some(m) = call.interface::<MatrixInterface>(i) {
-        (m.nx, m.ld, m.nx * m.ny)
-    } else if let Some(v) = call.interface::<VectorInterface>(i) {
-        (v.nx, v.nx, v.nx)
-    } else if call.interface::<VariableInterface>(i).is_some() {
-        (1, 1, 1)
-    } else {
-        return Err("a buffer of an interface the scenarios do not use".into());
-    };
+    let (nx, ld, n) = device::shape(call, i)?;
     Ok((b, b.first() as u32, nx, ld, n))
 }
 
-fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelResult {
+fn apply(call: &KernelCall, op: Op) -> KernelResult {
     let cl = call.opencl()?;
     let v0 = device_view(&cl, call, 0)?;
-    let v1 = if binary {
+    let v1 = if op.binary {
         device_view(&cl, call, 1)?
     } else {
         v0
@@ -72,7 +57,7 @@ fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelRe
         return Err("buffers of different sizes".into());
     }
     let mut k = cl.kernel(program(), "apply")?;
-    k.arg(op)?
+    k.arg(op.code)?
         .arg_buffer(&b0)?
         .arg(off0)?
         .arg(nx0)?
@@ -81,8 +66,8 @@ fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelRe
         .arg(off1)?
         .arg(nx1)?
         .arg(ld1)?
-        .arg(k0)?
-        .arg(k1)?
+        .arg(op.k0)?
+        .arg(op.k1)?
         .arg(n)?;
     k.launch(&[n as usize], None)?;
     Ok(())
@@ -90,29 +75,16 @@ fn apply(call: &KernelCall, op: i32, k0: i64, k1: i64, binary: bool) -> KernelRe
 
 /// Runs the OpenCL implementation of kernel `kind`.
 pub fn run(kind: &str, call: &KernelCall) -> KernelResult {
-    let info = call.arg::<Arc<TaskInfo>>(0)?;
-    EVENTS.event("start", &info.name, None);
-    if info.delay_ms > 0 {
-        std::thread::sleep(std::time::Duration::from_millis(info.delay_ms));
-    }
-    let value = |i: usize| call.arg::<i64>(1 + i).copied();
-    let r = match kind {
-        "noop" => Ok(()),
-        "set" => apply(call, 0, value(0)?, 0, false),
-        "add" => apply(call, 1, value(0)?, 0, false),
-        "scale" => apply(call, 2, value(0)?, 0, false),
-        "affine" => apply(call, 3, value(0)?, value(1)?, false),
-        "axpy" => apply(call, 4, value(0)?, 0, true),
-        "copy" => apply(call, 5, 0, 0, true),
-        "clfail" => {
+    device::run(
+        kind,
+        call,
+        |op| apply(call, op),
+        || {
             let broken = Program::from_source("__kernel void f( {");
             call.opencl()?
                 .kernel(&broken, "f")
                 .map(drop)
                 .map_err(Into::into)
-        }
-        other => Err(format!("kernel {other} has no OpenCL implementation").into()),
-    };
-    EVENTS.event("end", &info.name, None);
-    r
+        },
+    )
 }
