@@ -8,6 +8,9 @@ pub use crate::env::{env_float, env_int, env_var, parse_int};
 use crate::error::{Error, Result};
 use std::path::PathBuf;
 
+mod cuda;
+pub use cuda::CudaOptions;
+
 /// Where worker threads are bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Binding {
@@ -29,7 +32,7 @@ pub struct Config {
     /// without a CUDA driver).
     pub ncuda: Option<usize>,
     /// Which CUDA devices, how many workers each, their pipeline.
-    pub cuda: crate::drivers::CudaOptions,
+    pub cuda: CudaOptions,
     /// OpenCL devices to use at most (`STARPU_NOPENCL`, `conf.nopencl`); `None`: all.
     pub nopencl: Option<usize>,
     /// Take CPU OpenCL devices (PoCL...) beside GPUs and accelerators

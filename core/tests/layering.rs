@@ -219,16 +219,14 @@ fn edges() -> BTreeMap<(String, String), BTreeSet<String>> {
     let reexports = root_reexports();
     let mut edges: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
     for from in &modules {
+        // A module is `x/` (with `x/mod.rs`), `x.rs`, or both (`x.rs` with submodules in
+        // `x/`).
         let mut files = Vec::new();
-        let dir = src_dir().join(from);
-        rust_files(
-            &if dir.is_dir() {
-                dir
-            } else {
-                src_dir().join(format!("{from}.rs"))
-            },
-            &mut files,
-        );
+        for path in [src_dir().join(from), src_dir().join(format!("{from}.rs"))] {
+            if path.exists() {
+                rust_files(&path, &mut files);
+            }
+        }
         for f in files {
             let code = code_of(&fs::read_to_string(&f).unwrap());
             for name in crate_paths(&code) {

@@ -5,13 +5,12 @@
 
 #[cfg(feature = "cuda")]
 pub mod cuda;
-mod cuda_options;
 #[allow(dead_code)] // without any device driver, nothing reads device buffers
 mod dense;
 #[cfg(feature = "opencl")]
 pub mod opencl;
 
-pub use cuda_options::CudaOptions;
+pub use crate::config::CudaOptions;
 
 use crate::config::Config;
 use crate::memory::{NodeDriver, NodeId};

@@ -2,7 +2,7 @@
 //! environment variables), read whether or not this build has the CUDA driver: a build
 //! without it still answers zero CUDA workers for any request.
 
-use crate::config::{env_int, env_var, parse_cpu_list};
+use super::{env_int, env_var, parse_cpu_list};
 use crate::error::{Error, Result};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
