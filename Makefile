@@ -19,7 +19,7 @@ TOOLS    := starpu_fxt_tool starpu_perfmodel_display starpu_perfmodel_plot \
 # StarPU-MPI is built in (cargo feature `mpi`, on by default) when an MPI is found.
 HAVE_MPI := $(shell command -v mpicc >/dev/null 2>&1 && echo yes)
 MPI_PC   := $(firstword $(foreach p,mpi ompi-c mpich,$(shell pkg-config --exists $(p) 2>/dev/null && echo $(p))))
-FEATURES := $(if $(HAVE_MPI),,--no-default-features --features mimalloc,cuda)
+FEATURES := $(if $(HAVE_MPI),,--no-default-features --features mimalloc,opencl,cuda)
 
 .PHONY: all build install uninstall clean
 
