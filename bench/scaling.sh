@@ -36,7 +36,7 @@ for n in $NCPUS; do
 	mkdir -p "$TMP/$n"
 	STARPU_REF=$STARPU_REF NCPU=$n REPS=$REPS SCHEDS=$SCHEDS RESULTS=$TMP/$n \
 		"$HERE/compare.sh" small "$PREFIX" >"$TMP/$n/stdout" || status=1
-	sed -n '/^## Raw lines/,/^```$/p' "$TMP/$n"/*.md | grep '^lib=' >>"$TMP/raw.txt"
+	grep -h '^lib=' "$TMP/$n"/*.md >>"$TMP/raw.txt"
 done
 END=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
 
