@@ -1,8 +1,8 @@
 //! Arbiters (`starpu_arbiter_create`, `starpu_data_assign_arbiter`,
 //! `starpu_arbiter_destroy`): the C value owns one reference to the core's arbiter.
 
+use crate::abi::*;
 use crate::ffi::{handle, int_call, value_call};
-use crate::types::*;
 use starpu_core::data::Arbiter;
 use starpu_core::Error;
 

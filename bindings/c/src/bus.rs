@@ -2,8 +2,8 @@
 //! bandwidth, latency and predicted transfer times between memory nodes, from the costs
 //! the core measured (or read) at start. With main RAM alone there is no bus: times are 0.
 
+use crate::abi::starpu_data_handle_t;
 use crate::ffi::{handle, value_call};
-use crate::types::starpu_data_handle_t;
 use libc::{c_char, c_int, c_uint, size_t};
 use starpu_core::perfmodel::bus;
 

@@ -5,9 +5,9 @@
 //! address, together with a snapshot of the fields it was made from: a codelet changed after
 //! use, or another codelet at a reused stack address, is converted again.
 
+use crate::abi::{starpu_codelet, starpu_cpu_func_t, starpu_task, STARPU_MAXIMPLEMENTATIONS};
 use crate::consts;
 use crate::job::CTask;
-use crate::types::{starpu_codelet, starpu_cpu_func_t, starpu_task, STARPU_MAXIMPLEMENTATIONS};
 use libc::{c_char, c_int, c_uint, c_void};
 use starpu_core::task::{CanExecute, Codelet, CodeletType, CpuKernel, KernelCall};
 use starpu_core::AccessMode;

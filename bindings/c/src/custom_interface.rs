@@ -12,8 +12,8 @@
 //! every node up to STARPU_MAXNODES: the nodes this build does not have get spare
 //! descriptions, kept with the handle and dropped at unregistration.
 
+use crate::abi::*;
 use crate::ffi::{self, c_handle, handle, int_call, value_call};
-use crate::types::*;
 use libc::{c_char, c_int, c_uint, c_void, size_t};
 use starpu_core::data::interfaces::{self as ifaces, Description, InterfaceOps};
 use starpu_core::data::Origin;

@@ -1,8 +1,8 @@
 //! Data handles as a whole (`starpu_data.h`): unregistering, acquiring, naming,
 //! consistency flags, copies. Per-interface registration and getters are in interfaces.rs.
 
+use crate::abi::*;
 use crate::ffi::{self, c_handle, handle, int_call, value_call};
-use crate::types::*;
 use libc::{c_char, c_int, c_uint, c_void, size_t};
 use starpu_core::data::{registry, AcquireNode};
 use starpu_core::{AccessMode, Error};

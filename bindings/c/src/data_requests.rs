@@ -5,9 +5,9 @@
 //! or a node that does not exist, is refused with a message (`-EINVAL` where the call
 //! returns an int).
 
+use crate::abi::*;
 use crate::ffi::{self, handle, int_call, value_call};
 use crate::nodes::check as check_node;
-use crate::types::*;
 use libc::{c_int, c_uint};
 use starpu_core::memory::Level;
 

@@ -8,7 +8,7 @@ use std::ffi::CStr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::types::starpu_data_handle_t;
+use crate::abi::starpu_data_handle_t;
 
 /// Prints `[starpu][call] cause` on stderr and keeps the error as the thread's last one
 /// (`starpu_rs_last_error`).

@@ -2,8 +2,8 @@
 //! policy of a context, usually from its init hook (`conf.sched_policy_init`). The policy
 //! lives in the core (`starpu_core::sched::heteroprio`); these calls convert and report.
 
+use crate::abi::starpu_worker_archtype;
 use crate::ffi::{self, value_call};
-use crate::types::starpu_worker_archtype;
 use libc::{c_float, c_uint, FILE};
 use starpu_core::sched::heteroprio::Heteroprio;
 

@@ -1,8 +1,8 @@
 //! `starpu_init` / `starpu_shutdown` and `struct starpu_conf`.
 
+use crate::abi::*;
 use crate::consts::MAGIC;
 use crate::ffi::{self, int_call};
-use crate::types::*;
 use libc::{c_char, c_int};
 use starpu_core::config::{Binding, Config};
 use starpu_core::Error;

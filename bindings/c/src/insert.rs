@@ -4,37 +4,20 @@
 //! module gives each key its meaning. It is the one decoder: the Fortran binding will
 //! translate its argument array to the same records.
 
+use crate::abi::*;
+/// The path the Fortran helpers (compiled into this library) import them by.
+pub use crate::abi::{_starpu_insert_arg, _starpu_insert_value};
 use crate::codelet;
 use crate::consts::*;
 use crate::ffi::{self, report};
 use crate::job::job;
 use crate::task::{self, starpu_task_create, starpu_task_destroy};
-use crate::types::*;
 use libc::{c_int, c_void};
 use smallvec::SmallVec;
 use starpu_core::task::args::ArgPacker;
 use starpu_core::task::Access;
 use starpu_core::{AccessMode, Codelet, Error};
 use std::sync::Arc;
-
-/// One value of an argument record.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub union _starpu_insert_value {
-    pub p: *mut c_void,
-    pub i: i64,
-    pub u: u64,
-    pub d: f64,
-}
-
-/// One `starpu_task_insert` argument: its key and up to two values.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct _starpu_insert_arg {
-    pub key: c_int,
-    pub a: _starpu_insert_value,
-    pub b: _starpu_insert_value,
-}
 
 /// What to do with the decoded task.
 pub const _STARPU_INSERT_SUBMIT: c_int = 0;

@@ -1,7 +1,7 @@
 //! Registration and getters of the built-in data interfaces (`starpu_data_interfaces.h`).
 
+use crate::abi::*;
 use crate::ffi::{self, c_handle, handle, int_call, value_call};
-use crate::types::*;
 use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
 use starpu_core::data::interfaces::*;
 use starpu_core::data::Origin;

@@ -17,8 +17,8 @@
 //! Tasks the application allocated itself (`starpu_task_init`) get a job of their own in
 //! `starpu_private`, freed by `starpu_task_clean`.
 
+use crate::abi::starpu_task;
 use crate::consts::MAGIC;
-use crate::types::starpu_task;
 use crossbeam_queue::ArrayQueue;
 use libc::c_void;
 use starpu_core::task::{Hooks, TaskSlot};

@@ -8,6 +8,7 @@
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)] // each unsafe entry point documents its contract
 
+pub mod abi;
 mod alloc;
 pub mod arbiter;
 pub mod async_copy;
@@ -57,7 +58,8 @@ pub mod tags;
 pub mod task;
 pub mod task_state;
 pub mod transaction;
-pub mod types;
+/// The ABI structs' former path, which the Fortran helpers below still use.
+pub use abi as types;
 mod unavailable;
 pub mod varargs;
 pub mod worker_collections;

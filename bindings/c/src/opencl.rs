@@ -7,6 +7,7 @@
 //! `starpu_opencl_report_error` asks `_starpu_opencl_kernel_failed`), where StarPU aborts
 //! the process; outside a kernel it still aborts, as in StarPU.
 
+use crate::abi::{starpu_opencl_program, STARPU_MAXOPENCLDEVS};
 use crate::ffi::{self, guard};
 use libc::{c_char, c_int, c_uint, c_void, size_t, uintptr_t};
 use starpu_core::drivers::opencl::{self as ocl, program, raw, Device};
@@ -14,16 +15,6 @@ use starpu_core::memory::{Direction, Loc, NodeKind};
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::sync::Arc;
-
-/// `STARPU_MAXOPENCLDEVS`: entries of `struct starpu_opencl_program`.
-pub const STARPU_MAXOPENCLDEVS: usize = 8;
-
-/// `struct starpu_opencl_program`: one `cl_program` per device.
-/// cbindgen:ignore
-#[repr(C)]
-pub struct starpu_opencl_program {
-    pub programs: [*mut c_void; STARPU_MAXOPENCLDEVS],
-}
 
 const EXIT_SUCCESS: c_int = 0;
 const EXIT_FAILURE: c_int = 1;

@@ -1,8 +1,8 @@
 //! Packing task arguments (`starpu_codelet_pack_arg*`, `starpu_codelet_unpack_arg*`), in
 //! the core's format so every language reads what another packed.
 
+use crate::abi::starpu_codelet_pack_arg_data;
 use crate::ffi::report;
-use crate::types::starpu_codelet_pack_arg_data;
 use libc::{c_char, c_void, size_t};
 use starpu_core::task::args::{self, ArgPacker};
 use starpu_core::Error;

@@ -1,10 +1,10 @@
 //! Parallel tasks (`starpu_worker.h`'s combined workers), answered by the core
 //! (`starpu_core::parallel`). Parallel workers are in parallel_workers.rs.
 
+use crate::abi::{starpu_codelet, starpu_task};
 use crate::codelet::cpu_functions;
 use crate::consts;
 use crate::ffi;
-use crate::types::{starpu_codelet, starpu_task};
 use libc::{c_int, c_uint};
 use starpu_core::parallel;
 use starpu_core::worker::current_worker_id;

@@ -3,9 +3,10 @@
 //! in csrc/parallel_workers.c) become a `ParallelWorkerSpec`, and the core builds the
 //! contexts (`starpu_core::parallel::workers`). The configuration handed to C is opaque.
 
+use crate::abi::_starpu_pw_option;
+use crate::abi::{starpu_sched_policy, starpu_task};
 use crate::ffi;
 use crate::sched_policy;
-use crate::types::{starpu_sched_policy, starpu_task};
 use libc::{c_char, c_int, c_void};
 use starpu_core::parallel::workers::CreateFn;
 use starpu_core::parallel::{
@@ -36,15 +37,6 @@ const NCORES: c_int = 14 << SHIFT;
 const TYPE_OPENMP: c_int = 0;
 const TYPE_INTEL_OPENMP_MKL: c_int = 1;
 const TYPE_GNU_OPENMP_MKL: c_int = 2;
-
-/// One option as the C walker copied it.
-/// cbindgen:ignore
-#[repr(C)]
-pub struct _starpu_pw_option {
-    key: c_int,
-    value: c_int,
-    ptr: *mut c_void,
-}
 
 /// The parameters of one level (machine, partition, preset) with the C-only parts.
 #[derive(Clone)]

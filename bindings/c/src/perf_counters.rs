@@ -8,8 +8,8 @@
 //! per-codelet one (StarPU gives its internal worker structure, which programs cannot
 //! read).
 
+use crate::abi::starpu_codelet;
 use crate::ffi::{self, report};
-use crate::types::starpu_codelet;
 use crate::unavailable::say_once;
 use libc::{c_char, c_int, c_uint, c_void};
 use starpu_core::counters::{self, Attach, Listener, Sample, Scope, Value, ValueType, COUNTERS};

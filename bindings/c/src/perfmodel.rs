@@ -2,9 +2,10 @@
 //! (its cost functions wrapped), and the `starpu_perfmodel_*` / `starpu_task_expected_*`
 //! entry points. The models themselves (history, regressions, files) live in the core.
 
+use crate::abi::starpu_perfmodel_device;
+use crate::abi::{starpu_perfmodel, starpu_perfmodel_arch, starpu_task};
 use crate::ffi::{self, guard, int_call, value_call};
 use crate::job::CTask;
-use crate::types::{starpu_perfmodel, starpu_perfmodel_arch, starpu_task};
 use libc::size_t;
 use libc::{c_char, c_int, c_uint};
 use starpu_core::perfmodel::{
@@ -16,15 +17,6 @@ use starpu_core::worker::WorkerKind;
 use starpu_core::Error;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-
-/// `struct starpu_perfmodel_device`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct starpu_perfmodel_device {
-    pub r#type: c_int,
-    pub devid: c_int,
-    pub ncores: c_int,
-}
 
 /// StarPU's `enum starpu_perfmodel_type` values.
 fn kind_of(v: c_uint) -> PerfModelType {

@@ -6,10 +6,11 @@
 //! address, at stable addresses; the core model reads each record's function when it
 //! predicts (`STARPU_PER_ARCH`).
 
+use crate::abi::starpu_perfmodel_per_arch;
+use crate::abi::{starpu_perfmodel, starpu_perfmodel_arch, starpu_task};
 use crate::ffi::{self, value_call};
 use crate::perfmodel::{c_arch, c_task, core_arch};
-use crate::types::{starpu_perfmodel, starpu_perfmodel_arch, starpu_task};
-use libc::{c_int, c_uint, size_t};
+use libc::{c_int, c_uint};
 use starpu_core::perfmodel::{ArchCostFn, PerfArch, PerfDevice};
 use starpu_core::task::TaskSpec;
 use starpu_core::worker::WorkerKind;
@@ -17,58 +18,6 @@ use starpu_core::Error;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// `struct starpu_perfmodel_history_entry`: StarPU's history records; this library keeps
-/// its history in the core, so programs only see the type.
-pub struct starpu_perfmodel_history_entry(());
-
-/// `struct starpu_perfmodel_history_table`: opaque in StarPU too.
-pub struct starpu_perfmodel_history_table(());
-
-/// `struct starpu_perfmodel_history_list`.
-#[repr(C)]
-pub struct starpu_perfmodel_history_list {
-    pub next: *mut starpu_perfmodel_history_list,
-    pub entry: *mut starpu_perfmodel_history_entry,
-}
-
-/// `struct starpu_perfmodel_regression_model`: StarPU's layout; the fitted values of this
-/// library are in the core (and in the model files), not here.
-#[repr(C)]
-pub struct starpu_perfmodel_regression_model {
-    pub sumlny: f64,
-    pub sumlnx: f64,
-    pub sumlnx2: f64,
-    pub minx: libc::c_ulong,
-    pub maxx: libc::c_ulong,
-    pub sumlnxlny: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub valid: c_uint,
-    pub a: f64,
-    pub b: f64,
-    pub c: f64,
-    pub nl_valid: c_uint,
-    pub nsample: c_uint,
-    pub coeff: *mut f64,
-    pub ncoeff: c_uint,
-    pub multi_valid: c_uint,
-}
-
-/// `struct starpu_perfmodel_per_arch` (StarPU 1.4's layout): programs set `cost_function`
-/// (and `size_base`) for one architecture and implementation.
-#[repr(C)]
-pub struct starpu_perfmodel_per_arch {
-    pub cost_function:
-        Option<unsafe extern "C" fn(*mut starpu_task, *mut starpu_perfmodel_arch, c_uint) -> f64>,
-    pub size_base: Option<
-        unsafe extern "C" fn(*mut starpu_task, *mut starpu_perfmodel_arch, c_uint) -> size_t,
-    >,
-    pub history: *mut starpu_perfmodel_history_table,
-    pub list: *mut starpu_perfmodel_history_list,
-    pub regression: starpu_perfmodel_regression_model,
-    pub debug_path: [libc::c_char; 256],
-}
 
 /// One record: the architecture and implementation it is for, and the C struct (boxed:
 /// programs keep its address).

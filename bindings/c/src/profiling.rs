@@ -4,36 +4,13 @@
 //! ...). The core collects everything (`starpu_core::profiling`); this file converts it to
 //! StarPU's structs and text.
 
+use crate::abi::{starpu_codelet, starpu_profiling_task_info, starpu_task, timespec};
+use crate::abi::{starpu_profiling_bus_info, starpu_profiling_worker_info};
 use crate::ffi::{self, int_call};
-use crate::types::{starpu_codelet, starpu_profiling_task_info, starpu_task, timespec};
 use libc::{c_int, c_longlong};
 use starpu_core::profiling::now_ns;
 use starpu_core::Task;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// `struct starpu_profiling_worker_info`: a worker's activity since its information was
-/// last read.
-#[repr(C)]
-pub struct starpu_profiling_worker_info {
-    pub start_time: timespec,
-    pub total_time: timespec,
-    pub executing_time: timespec,
-    pub sleeping_time: timespec,
-    pub executed_tasks: c_int,
-    pub used_cycles: u64,
-    pub stall_cycles: u64,
-    pub energy_consumed: f64,
-    pub flops: f64,
-}
-
-/// `struct starpu_profiling_bus_info`.
-#[repr(C)]
-pub struct starpu_profiling_bus_info {
-    pub start_time: timespec,
-    pub total_time: timespec,
-    pub transferred_bytes: c_longlong,
-    pub transfer_count: c_int,
-}
 
 /// The status asked for while no runtime runs: `starpu_init` starts with it.
 static STATUS_BEFORE_INIT: AtomicBool = AtomicBool::new(false);

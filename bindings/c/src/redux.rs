@@ -2,9 +2,9 @@
 //! become core codelets whose kernels call the C function with the argument given here
 //! (StarPU calls them with that argument, or NULL, as `cl_arg`).
 
+use crate::abi::*;
 use crate::codelet::cpu_functions;
 use crate::ffi::{handle, int_call};
-use crate::types::*;
 use libc::c_void;
 use starpu_core::data::ReductionMethods;
 use starpu_core::{AccessMode, Codelet, Error, KernelCall};

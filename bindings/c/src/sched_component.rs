@@ -13,11 +13,12 @@
 //! generic component calls; `sched_component_builtin.rs`: this library's components;
 //! `sched_component_tree.rs`: trees, the policy functions and the simple scheduler.
 
+use crate::abi::starpu_task;
+use crate::abi::{starpu_bitmap, starpu_sched_component, starpu_sched_tree, Comp};
 use crate::ffi::report;
 use crate::sched_policy::{
     starpu_wake_worker_relax_light, starpu_worker_can_execute_task_first_impl,
 };
-use crate::types::starpu_task;
 use libc::{c_char, c_int, c_uint, c_ulong, c_void};
 use starpu_core::sched::modular::components::Component;
 use starpu_core::sched::modular::{self as modular, Graph};
@@ -25,15 +26,6 @@ use starpu_core::Error;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ptr::null_mut;
 use std::sync::Mutex;
-
-/// `struct starpu_bitmap` (StarPU 1.4: a plain struct, embedded in the components).
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct starpu_bitmap {
-    /// One word: `STARPU_NMAXWORKERS` is 64 here.
-    pub bits: [c_ulong; 1],
-    pub cardinal: c_int,
-}
 
 impl starpu_bitmap {
     #[allow(clippy::unnecessary_cast)] // c_ulong is not u64 everywhere
@@ -44,71 +36,6 @@ impl starpu_bitmap {
         self.bits[0] = m as c_ulong;
         self.cardinal = m.count_ones() as c_int;
     }
-}
-
-pub(crate) type Comp = starpu_sched_component;
-
-/// `struct starpu_sched_component`, field for field as StarPU 1.4's.
-#[repr(C)]
-pub struct starpu_sched_component {
-    pub tree: *mut starpu_sched_tree,
-    pub workers: starpu_bitmap,
-    pub workers_in_ctx: starpu_bitmap,
-    pub data: *mut c_void,
-    pub name: *mut c_char,
-    pub nchildren: c_uint,
-    pub children: *mut *mut starpu_sched_component,
-    pub nparents: c_uint,
-    pub parents: *mut *mut starpu_sched_component,
-    pub add_child: Option<unsafe extern "C" fn(*mut Comp, *mut Comp)>,
-    pub remove_child: Option<unsafe extern "C" fn(*mut Comp, *mut Comp)>,
-    pub add_parent: Option<unsafe extern "C" fn(*mut Comp, *mut Comp)>,
-    pub remove_parent: Option<unsafe extern "C" fn(*mut Comp, *mut Comp)>,
-    pub push_task: Option<unsafe extern "C" fn(*mut Comp, *mut starpu_task) -> c_int>,
-    pub pull_task: Option<unsafe extern "C" fn(*mut Comp, *mut Comp) -> *mut starpu_task>,
-    pub can_push: Option<unsafe extern "C" fn(*mut Comp, *mut Comp) -> c_int>,
-    pub can_pull: Option<unsafe extern "C" fn(*mut Comp) -> c_int>,
-    pub notify: Option<unsafe extern "C" fn(*mut Comp, c_int, *mut c_void) -> c_int>,
-    pub estimated_load: Option<unsafe extern "C" fn(*mut Comp) -> f64>,
-    pub estimated_end: Option<unsafe extern "C" fn(*mut Comp) -> f64>,
-    pub deinit_data: Option<unsafe extern "C" fn(*mut Comp)>,
-    pub notify_change_workers: Option<unsafe extern "C" fn(*mut Comp)>,
-    pub properties: c_int,
-    /// StarPU's `hwloc_obj_t obj` (a pointer); unused here.
-    pub obj: *mut c_void,
-}
-
-/// `struct starpu_sched_tree`, field for field as StarPU 1.4's.
-#[repr(C)]
-pub struct starpu_sched_tree {
-    pub root: *mut starpu_sched_component,
-    pub workers: starpu_bitmap,
-    pub sched_ctx_id: c_uint,
-    pub lock: libc::pthread_mutex_t,
-}
-
-/// `typedef struct starpu_sched_component *(*starpu_sched_component_create_t)(struct
-/// starpu_sched_tree *tree, void *data)`.
-pub type starpu_sched_component_create_t = Option<
-    unsafe extern "C" fn(*mut starpu_sched_tree, *mut c_void) -> *mut starpu_sched_component,
->;
-
-/// `struct starpu_sched_component_fifo_data`: parameters of the fifo component.
-#[repr(C)]
-pub struct starpu_sched_component_fifo_data {
-    pub ntasks_threshold: c_uint,
-    pub exp_len_threshold: f64,
-    pub ready: c_int,
-    pub exp: c_int,
-}
-
-/// `struct starpu_sched_component_prio_data`: parameters of the prio component.
-#[repr(C)]
-pub struct starpu_sched_component_prio_data {
-    pub ntasks_threshold: c_uint,
-    pub exp_len_threshold: f64,
-    pub ready: c_int,
-    pub exp: c_int,
 }
 
 /// A C task pointer, as the core's components hold it.

@@ -3,9 +3,9 @@
 //! `_worker_get`): C structs whose functions are trampolines into the core's components
 //! (`starpu_core::sched::modular::components`), their state boxed in `data`.
 
+use crate::abi::*;
 use crate::ffi::{self, report};
 use crate::sched_component::*;
-use crate::types::starpu_task;
 use libc::{c_int, c_uint, c_void};
 use starpu_core::sched::modular::components::{self, Component, Kind};
 use starpu_core::Error;

@@ -2,10 +2,10 @@
 //! functions made of them, and `starpu_sched_component_initialize_simple_scheduler` (the
 //! core's layout, `starpu_core::sched::modular::simple`, built with C components).
 
+use crate::abi::*;
 use crate::ffi::{self, report};
 use crate::sched_component::*;
 use crate::sched_component_builtin::*;
-use crate::types::starpu_task;
 use libc::{c_int, c_uint, c_void};
 use starpu_core::sched::modular::components::{self, Kind};
 use starpu_core::sched::modular::simple::{self, Builder, WorkerPlace};

@@ -12,9 +12,11 @@
 //! `AWAKE_WORKERS` (workers always sleep when idle here), `CUDA_NSMS` (no CUDA) and
 //! `SUB_CTXS` (nested contexts are not scheduled hierarchically).
 
+/// The path the Fortran helpers (compiled into this library) import it by.
+pub use crate::abi::_starpu_sched_ctx_options;
+use crate::abi::*;
 use crate::ffi::{self, int_call, value_call};
 use crate::sched_policy;
-use crate::types::*;
 use libc::{c_char, c_int, c_uint, c_void};
 use starpu_core::sched::contexts::{self, ContextOptions};
 use starpu_core::Error;
@@ -37,79 +39,6 @@ pub const STARPU_SCHED_CTX_CUDA_NSMS: c_int = 10 << 16;
 pub const STARPU_SCHED_CTX_SUB_CTXS: c_int = 11 << 16;
 /// The global context's id.
 pub const STARPU_GLOBAL_SCHED_CTX: c_uint = 0;
-
-/// What the variadic walker read from `starpu_sched_ctx_create`'s options.
-#[repr(C)]
-pub struct _starpu_sched_ctx_options {
-    pub policy_name: *const c_char,
-    pub policy: *mut starpu_sched_policy,
-    pub min_prio: c_int,
-    pub min_prio_set: c_int,
-    pub max_prio: c_int,
-    pub max_prio_set: c_int,
-    pub hierarchy_level: c_uint,
-    pub nested: c_uint,
-    pub awake_workers: c_int,
-    pub init_sched: Option<unsafe extern "C" fn(c_uint)>,
-    pub user_data: *mut c_void,
-    pub sub_ctxs: *mut c_int,
-    pub nsub_ctxs: c_int,
-    pub nsms: c_int,
-    /// A key the walker did not know (0: none).
-    pub bad_key: c_int,
-}
-
-/// `struct starpu_sched_ctx_iterator` (StarPU 1.4 layout).
-#[repr(C)]
-pub struct starpu_sched_ctx_iterator {
-    pub cursor: c_int,
-    pub value: *mut c_void,
-    pub possible_value: *mut c_void,
-    pub visited: [c_char; STARPU_NMAXWORKERS],
-    pub possibly_parallel: c_int,
-}
-
-/// `struct starpu_worker_collection` (StarPU 1.4 layout): a list of the context's
-/// workers, refreshed when its members change.
-#[repr(C)]
-pub struct starpu_worker_collection {
-    pub workerids: *mut c_int,
-    pub collection_private: *mut c_void,
-    pub nworkers: c_uint,
-    pub unblocked_workers: *mut c_void,
-    pub nunblocked_workers: c_uint,
-    pub masters: *mut c_void,
-    pub nmasters: c_uint,
-    pub present: [c_char; STARPU_NMAXWORKERS],
-    pub is_unblocked: [c_char; STARPU_NMAXWORKERS],
-    pub is_master: [c_char; STARPU_NMAXWORKERS],
-    pub r#type: starpu_worker_collection_type,
-    pub has_next: Option<
-        unsafe extern "C" fn(
-            *mut starpu_worker_collection,
-            *mut starpu_sched_ctx_iterator,
-        ) -> c_uint,
-    >,
-    pub get_next: Option<
-        unsafe extern "C" fn(
-            *mut starpu_worker_collection,
-            *mut starpu_sched_ctx_iterator,
-        ) -> c_int,
-    >,
-    pub add: Option<unsafe extern "C" fn(*mut starpu_worker_collection, c_int) -> c_int>,
-    pub remove: Option<unsafe extern "C" fn(*mut starpu_worker_collection, c_int) -> c_int>,
-    pub init: Option<unsafe extern "C" fn(*mut starpu_worker_collection)>,
-    pub deinit: Option<unsafe extern "C" fn(*mut starpu_worker_collection)>,
-    pub init_iterator:
-        Option<unsafe extern "C" fn(*mut starpu_worker_collection, *mut starpu_sched_ctx_iterator)>,
-    pub init_iterator_for_parallel_tasks: Option<
-        unsafe extern "C" fn(
-            *mut starpu_worker_collection,
-            *mut starpu_sched_ctx_iterator,
-            *mut starpu_task,
-        ),
-    >,
-}
 
 /// A collection and the id array it points into.
 struct Collection {

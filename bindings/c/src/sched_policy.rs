@@ -10,10 +10,10 @@
 //! `init_sched` runs once the context exists (for the global context: once `starpu_init`
 //! has made the runtime reachable); until then workers find nothing to pop.
 
+use crate::abi::*;
 use crate::ffi::{self, report};
 use crate::job::CTask;
 use crate::sched_ctx;
-use crate::types::*;
 use libc::{c_int, c_uint};
 use starpu_core::sched::{Policy, PolicyFactory, SchedView};
 use starpu_core::task::{Task, TaskRef};

@@ -1,9 +1,9 @@
 //! Tags (`starpu_task_dep.h`).
 
+use crate::abi::{starpu_callback_func_t, starpu_tag_t, starpu_task};
 use crate::ffi::{self, int_call};
 use crate::job::{self, CTask};
 use crate::task;
-use crate::types::{starpu_callback_func_t, starpu_tag_t, starpu_task};
 use libc::{c_int, c_uint, c_void};
 
 /// The `n` tags at `p` (named `what` in errors); NULL is accepted for an empty list.

@@ -6,11 +6,11 @@
 //! (see job.rs). The rules (when a task may be submitted again, waited for, regenerated)
 //! are the core's; this file reads and writes the struct.
 
+use crate::abi::*;
 use crate::codelet;
 use crate::consts;
 use crate::ffi::{self, int_call, report};
 use crate::job::{self, job, CTask, Destroyed};
-use crate::types::*;
 use libc::{c_int, c_uint};
 use smallvec::SmallVec;
 use starpu_core::task::{Access, Task, TaskHooks, TaskRef, TaskSpec};

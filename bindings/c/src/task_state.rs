@@ -2,10 +2,10 @@
 //! `starpu_task_finished`, `starpu_task_set_destroy`, `starpu_task_get_current_data_node`,
 //! and `starpu_task_dup`.
 
+use crate::abi::starpu_task;
 use crate::ffi;
 use crate::job::{self, job};
 use crate::task::current_core;
-use crate::types::starpu_task;
 use libc::{c_int, c_uint};
 
 /// `starpu_task_finished`: 1 once the task's current submission has ended (callbacks

@@ -7,15 +7,14 @@
 //! workers were added, a tree in the machine's topology order, which for this runtime's
 //! workers (one per core, numbered in topology order) is the order of their ids.
 
+use crate::abi::{starpu_sched_ctx_iterator, starpu_task, starpu_worker_collection};
 use crate::sched_ctx::{
     list_add, list_get_next, list_has_next, list_init_iterator,
-    list_init_iterator_for_parallel_tasks, list_remove, starpu_sched_ctx_iterator,
-    starpu_worker_collection,
+    list_init_iterator_for_parallel_tasks, list_remove,
 };
-use crate::types::starpu_task;
 use libc::{c_char, c_int, c_uint};
 
-const NMAX: usize = crate::types::STARPU_NMAXWORKERS;
+const NMAX: usize = crate::abi::STARPU_NMAXWORKERS;
 
 /// Gives `w` an empty id array (the collection's own, freed by `deinit`).
 unsafe extern "C" fn collection_init(w: *mut starpu_worker_collection) {

@@ -2,7 +2,7 @@
 //! struct's size and field offsets: a C compiler (and a C++ one) reads the generated
 //! header, prints what it sees, and we compare with `size_of` / `offset_of!`.
 
-use starpu::types::*;
+use starpu::abi::*;
 use std::process::Command;
 
 /// The C spelling of a Rust field name (`r#where` is `where`).
@@ -49,8 +49,8 @@ layouts! {
     struct starpu_codelet = starpu_codelet { r#where, can_execute, r#type, max_parallelism, cpu_func, cuda_func, opencl_func, cpu_funcs, cuda_funcs, cuda_flags, opencl_funcs, opencl_flags, hip_funcs, hip_flags, sycl_funcs, sycl_flags, max_fpga_funcs, cpu_funcs_name, recursive_task_func, recursive_task_gen_dag_func, nbuffers, modes, dyn_modes, specific_nodes, nodes, dyn_nodes, model, energy_model, per_worker_stats, name, color, callback_func, flags, perf_counter_sample, perf_counter_values, checked },
     struct starpu_task = starpu_task { name, file, line, cl, cl_ret, cl_ret_size, r#where, nbuffers, dyn_handles, dyn_interfaces, dyn_modes, dyn_nodes, handles, interfaces, modes, nodes, handles_sequential_consistency, cl_arg, cl_arg_size, callback_func, callback_arg, epilogue_callback_func, epilogue_callback_arg, prologue_callback_func, prologue_callback_arg, prologue_callback_pop_func, prologue_callback_pop_arg, soon_callback_func, soon_callback_arg, tag_id, cl_arg_free, callback_arg_free, epilogue_callback_arg_free, prologue_callback_arg_free, prologue_callback_pop_arg_free, soon_callback_arg_free, use_tag, sequential_consistency, synchronous, execute_on_a_specific_worker, detach, destroy, regenerate, no_submitorder, failed, mf_skip, scheduled, prefetched, workerid, workerorder, workerids, workerids_len, priority, status, magic, r#type, color, sched_ctx, hypervisor_tag, possibly_parallel, bundle, profiling_info, flops, predicted, predicted_transfer, predicted_start, prev, next, starpu_private, omp_task, nb_termination_call_required, sched_data, iterations, transaction, trs_epoch, recursive_task_func, recursive_task_func_arg, recursive_task_gen_dag_func, recursive_task_gen_dag_func_arg, recursive_task_parent },
     struct starpu_data_descr = starpu_data_descr { handle, mode },
-    struct starpu_fxt_options = starpu::fxt::starpu_fxt_options { per_task_colour, no_events, no_counter, no_bus, no_flops, ninputfiles, no_smooth, no_acquire, memory_states, internal, label_deps, use_task_color, filenames, out_paje_path, distrib_time_path, activity_path, sched_tasks_path, dag_path, tasks_path, data_path, papi_path, comms_path, number_events_path, anim_path, states_path, dir, worker_names, nworkers, worker_archtypes, file_prefix, file_offset, file_rank, dumped_codelets, dumped_codelets_count },
-    struct starpu_fxt_codelet_event = starpu::fxt::starpu_fxt_codelet_event { symbol, workerid, perfmodel_archname, hash, size, time },
+    struct starpu_fxt_options = starpu_fxt_options { per_task_colour, no_events, no_counter, no_bus, no_flops, ninputfiles, no_smooth, no_acquire, memory_states, internal, label_deps, use_task_color, filenames, out_paje_path, distrib_time_path, activity_path, sched_tasks_path, dag_path, tasks_path, data_path, papi_path, comms_path, number_events_path, anim_path, states_path, dir, worker_names, nworkers, worker_archtypes, file_prefix, file_offset, file_rank, dumped_codelets, dumped_codelets_count },
+    struct starpu_fxt_codelet_event = starpu_fxt_codelet_event { symbol, workerid, perfmodel_archname, hash, size, time },
     struct starpu_perfmodel_arch = starpu_perfmodel_arch { ndevices, devices },
     struct starpu_perfmodel = starpu_perfmodel { r#type, cost_function, arch_cost_function, worker_cost_function, size_base, footprint, symbol, path, is_loaded, benchmarking, is_init, parameters, parameters_names, nparameters, combinations, ncombinations, state, footprint_per_level, recursive_graphs, is_recorded_recursive },
     struct starpu_data_filter = starpu_data_filter { filter_func, nchildren, get_nchildren, get_child_ops, filter_arg, filter_arg_ptr },
@@ -63,20 +63,20 @@ layouts! {
     struct starpu_driver = starpu_driver { r#type, id },
     struct starpu_sched_policy = starpu_sched_policy { init_sched, deinit_sched, push_task, simulate_push_task, push_task_notify, pop_task, submit_hook, pre_exec_hook, post_exec_hook, do_schedule, add_workers, remove_workers, prefetches, policy_name, policy_description, worker_type },
     struct starpu_conf = starpu_conf { magic, will_use_mpi, sched_policy_name, sched_policy, sched_policy_callback, sched_policy_init, precedence_over_environment_variables, ncpus, reserve_ncpus, ncuda, nopencl, nmax_fpga, nmpi_sc, ntcpip_sc, nhip, nsycl, use_explicit_workers_bindid, workers_bindid, use_explicit_workers_cuda_gpuid, workers_cuda_gpuid, use_explicit_workers_opencl_gpuid, workers_opencl_gpuid, use_explicit_workers_hip_gpuid, workers_hip_gpuid, use_explicit_workers_sycl_gpuid, workers_sycl_gpuid, use_explicit_workers_max_fpga_deviceid, workers_max_fpga_deviceid, use_explicit_workers_mpi_sc_deviceid, workers_mpi_sc_deviceid, bus_calibrate, calibrate, single_combined_worker, disable_asynchronous_copy, disable_asynchronous_cuda_copy, disable_asynchronous_opencl_copy, disable_asynchronous_hip_copy, disable_asynchronous_sycl_copy, disable_asynchronous_max_fpga_copy, disable_asynchronous_mpi_sc_copy, disable_asynchronous_tcpip_sc_copy, enable_map, cuda_opengl_interoperability, n_cuda_opengl_interoperability, not_launched_drivers, n_not_launched_drivers, trace_buffer_size, global_sched_ctx_min_priority, global_sched_ctx_max_priority, catch_signals, callback_worker_going_to_sleep, callback_worker_waking_up, start_perf_counter_collection, cuda_only_fast_alloc_other_memnodes, data_locality_enforce, max_fpga_load, driver_spinning_backoff_min, driver_spinning_backoff_max },
-    struct starpu_block_interface = starpu_core::data::interfaces::BlockInterface { id, ptr, dev_handle, offset, nx, ny, nz, ldy, ldz, elemsize },
-    struct starpu_variable_interface = starpu_core::data::interfaces::VariableInterface { id, ptr, dev_handle, offset, elemsize },
-    struct starpu_bcsr_interface = starpu_core::data::interfaces::BcsrInterface { id, nnz, nrow, nzval, colind, rowptr, firstentry, r, c, elemsize },
-    struct starpu_vector_interface = starpu_core::data::interfaces::VectorInterface { id, ptr, dev_handle, offset, nx, elemsize, slice_base, allocsize },
-    struct starpu_multiformat_interface = starpu_core::data::interfaces::MultiformatInterface { id, cpu_ptr, cuda_ptr, opencl_ptr, nx, ops },
-    struct starpu_multiformat_data_interface_ops = starpu_core::data::interfaces::MultiformatOps { cpu_elemsize, opencl_elemsize, cpu_to_opencl_cl, opencl_to_cpu_cl, cuda_elemsize, cpu_to_cuda_cl, cuda_to_cpu_cl },
-    struct starpu_matrix_interface = starpu_core::data::interfaces::MatrixInterface { id, ptr, dev_handle, offset, nx, ny, ld, elemsize, allocsize },
-    struct starpu_csr_interface = starpu_core::data::interfaces::CsrInterface { id, nnz, nrow, nzval, colind, rowptr, firstentry, elemsize },
-    struct starpu_tensor_interface = starpu_core::data::interfaces::TensorInterface { id, ptr, dev_handle, offset, nx, ny, nz, nt, ldy, ldz, ldt, elemsize },
-    struct starpu_ndim_interface = starpu_core::data::interfaces::NdimInterface { id, ptr, dev_handle, offset, allocsize, nn, ldn, ndim, elemsize },
-    struct starpu_coo_interface = starpu_core::data::interfaces::CooInterface { id, columns, rows, values, nx, ny, n_values, elemsize },
-    struct starpu_void_interface = starpu_core::data::interfaces::VoidInterface { id },
-    union _starpu_insert_value = starpu::insert::_starpu_insert_value { p, i, u, d },
-    struct _starpu_insert_arg = starpu::insert::_starpu_insert_arg { key, a, b },
+    struct starpu_block_interface = BlockInterface { id, ptr, dev_handle, offset, nx, ny, nz, ldy, ldz, elemsize },
+    struct starpu_variable_interface = VariableInterface { id, ptr, dev_handle, offset, elemsize },
+    struct starpu_bcsr_interface = BcsrInterface { id, nnz, nrow, nzval, colind, rowptr, firstentry, r, c, elemsize },
+    struct starpu_vector_interface = VectorInterface { id, ptr, dev_handle, offset, nx, elemsize, slice_base, allocsize },
+    struct starpu_multiformat_interface = MultiformatInterface { id, cpu_ptr, cuda_ptr, opencl_ptr, nx, ops },
+    struct starpu_multiformat_data_interface_ops = MultiformatOps { cpu_elemsize, opencl_elemsize, cpu_to_opencl_cl, opencl_to_cpu_cl, cuda_elemsize, cpu_to_cuda_cl, cuda_to_cpu_cl },
+    struct starpu_matrix_interface = MatrixInterface { id, ptr, dev_handle, offset, nx, ny, ld, elemsize, allocsize },
+    struct starpu_csr_interface = CsrInterface { id, nnz, nrow, nzval, colind, rowptr, firstentry, elemsize },
+    struct starpu_tensor_interface = TensorInterface { id, ptr, dev_handle, offset, nx, ny, nz, nt, ldy, ldz, ldt, elemsize },
+    struct starpu_ndim_interface = NdimInterface { id, ptr, dev_handle, offset, allocsize, nn, ldn, ndim, elemsize },
+    struct starpu_coo_interface = CooInterface { id, columns, rows, values, nx, ny, n_values, elemsize },
+    struct starpu_void_interface = VoidInterface { id },
+    union _starpu_insert_value = _starpu_insert_value { p, i, u, d },
+    struct _starpu_insert_arg = _starpu_insert_arg { key, a, b },
 }
 
 fn include_dir() -> String {

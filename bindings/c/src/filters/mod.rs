@@ -5,8 +5,8 @@
 mod plans;
 mod standard;
 
+use crate::abi::*;
 use crate::ffi::{self, c_handle, handle, int_call, value_call};
-use crate::types::*;
 use libc::{c_int, c_uint, c_void};
 use starpu_core::data::interfaces::{self as ifaces, Interface};
 use starpu_core::data::{sub_data, Filter};

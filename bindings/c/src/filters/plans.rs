@@ -4,8 +4,8 @@
 //! arguments and report errors (the C calls return `void`, as in StarPU).
 
 use super::core_filter;
+use crate::abi::*;
 use crate::ffi::{self, c_handle, handle, int_call, value_call};
-use crate::types::*;
 use libc::{c_int, c_uint, c_void};
 use starpu_core::data::SwitchOptions;
 use starpu_core::{DataHandle, Error, Result};

@@ -11,8 +11,8 @@ use super::{
     starpu_interface_block_ops, starpu_interface_matrix_ops, starpu_interface_tensor_ops,
     starpu_interface_variable_ops, starpu_interface_vector_ops,
 };
+use crate::abi::*;
 use crate::ffi;
-use crate::types::*;
 use libc::{c_long, c_uint, c_void};
 use starpu_core::data::filters::ndim;
 use starpu_core::data::interfaces::{NdimInterface, VariableInterface};

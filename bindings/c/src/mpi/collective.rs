@@ -2,8 +2,8 @@
 //! gather, copies.
 
 use super::{call, comm, handle, Callback};
+use crate::abi::starpu_data_handle_t;
 use crate::ffi;
-use crate::types::starpu_data_handle_t;
 use libc::{c_int, c_void};
 use starpu_core::Result;
 use starpu_mpi::ffi::MPI_Comm;

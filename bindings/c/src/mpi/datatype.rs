@@ -4,10 +4,10 @@
 //! answers -1 for some data falls back to packing, as in StarPU.
 
 use super::{call, handle};
+use crate::abi::{starpu_data_handle_t, starpu_data_interface_ops};
 use crate::custom_interface;
 use crate::ffi::c_handle;
 use crate::memory::{starpu_free_on_node_flags, starpu_malloc_on_node_flags};
-use crate::types::{starpu_data_handle_t, starpu_data_interface_ops};
 use libc::{c_int, c_uint, c_void};
 use starpu_core::memory::MAIN_RAM;
 use starpu_core::{DataHandle, Error, Result};

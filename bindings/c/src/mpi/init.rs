@@ -1,9 +1,9 @@
 //! Starting and stopping StarPU-MPI, communicators, ranks.
 
 use super::{call, comm, mpi};
+use crate::abi::starpu_conf;
 use crate::ffi::{self, int_call};
 use crate::init::{starpu_conf_init, starpu_init, starpu_shutdown};
-use crate::types::starpu_conf;
 use libc::{c_char, c_int, c_void};
 use starpu_core::{Error, Result};
 use starpu_mpi::ffi::{self as mpi_ffi, MPI_Comm};

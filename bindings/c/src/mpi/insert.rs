@@ -4,13 +4,14 @@
 //! data, and the task itself is made by `starpu_task_insert`'s decoder.
 
 use super::{comm, handle};
+use crate::abi::starpu_mpi_task_exchange_params;
+use crate::abi::{
+    _starpu_insert_arg, starpu_codelet, starpu_data_descr, starpu_data_handle_t, starpu_task,
+};
 use crate::codelet;
 use crate::consts::*;
 use crate::ffi::{self, c_handle, report};
-use crate::insert::{
-    _starpu_insert_arg, _starpu_task_insert_args, _STARPU_INSERT_BUILD, _STARPU_INSERT_SUBMIT,
-};
-use crate::types::{starpu_codelet, starpu_data_descr, starpu_data_handle_t, starpu_task};
+use crate::insert::{_starpu_task_insert_args, _STARPU_INSERT_BUILD, _STARPU_INSERT_SUBMIT};
 use libc::c_int;
 use starpu_core::{AccessMode, Error, Result};
 use starpu_mpi::ffi::MPI_Comm;
@@ -224,15 +225,6 @@ fn errno_kind(ret: c_int) -> starpu_core::ErrorKind {
         libc::EDEADLK => Deadlock,
         _ => InvalidArgument,
     }
-}
-
-/// `struct starpu_mpi_task_exchange_params`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct starpu_mpi_task_exchange_params {
-    pub do_execute: c_int,
-    pub xrank: c_int,
-    pub priority: c_int,
 }
 
 /// The task's data as `starpu_data_descr` records and as the crate's accesses. Their

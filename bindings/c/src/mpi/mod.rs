@@ -12,8 +12,8 @@ pub mod insert;
 pub mod p2p;
 pub mod registration;
 
+use crate::abi::starpu_data_handle_t;
 use crate::ffi;
-use crate::types::starpu_data_handle_t;
 use libc::{c_int, c_void};
 use starpu_core::{DataHandle, Result};
 use starpu_mpi::ffi::MPI_Comm;

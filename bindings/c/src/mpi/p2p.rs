@@ -1,8 +1,8 @@
 //! Point-to-point transfers of data handles, requests, barriers.
 
 use super::{call, comm, handle, Callback};
+use crate::abi::{starpu_data_handle_t, starpu_tag_t};
 use crate::ffi;
-use crate::types::{starpu_data_handle_t, starpu_tag_t};
 use libc::{c_int, c_uint, c_void};
 use starpu_core::{Error, Result};
 use starpu_mpi::ffi::{MPI_Comm, MPI_Status};

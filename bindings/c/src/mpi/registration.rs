@@ -2,7 +2,7 @@
 //! statistics.
 
 use super::{call, comm, handle, mpi, value};
-use crate::types::starpu_data_handle_t;
+use crate::abi::starpu_data_handle_t;
 use libc::{c_char, c_int, size_t};
 use starpu_mpi::ffi::MPI_Comm;
 
