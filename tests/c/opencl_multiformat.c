@@ -189,21 +189,36 @@ static void steps(void)
 	      pts[3].y);
 }
 
-/* Without an OpenCL conversion, an OpenCL-only task on multiformat data is refused. */
+/* Without a way to the device (a cpu_to_opencl_cl that runs there) or back (an
+ * opencl_to_cpu_cl that runs on a CPU), an OpenCL-only task on multiformat data is
+ * refused, and the data is left as it was. */
 static void refused(void)
 {
-	static struct starpu_multiformat_data_interface_ops cpu_only = {
+	static struct starpu_multiformat_data_interface_ops no_way_there = {
 		.cpu_elemsize = sizeof(struct point),
 		.opencl_elemsize = 2 * sizeof(float),
 		.cpu_to_opencl_cl = &to_cpu_cl,
 		.opencl_to_cpu_cl = &to_cpu_cl,
 	};
-	static struct point pts[N];
-	starpu_data_handle_t h;
-	starpu_multiformat_data_register(&h, STARPU_MAIN_RAM, pts, N, &cpu_only);
-	int ret = starpu_task_insert(&scale_cl, STARPU_RW, h, 0);
-	CHECK(ret == -ENODEV, "an OpenCL task without an OpenCL conversion: %d, not -ENODEV", ret);
-	starpu_data_unregister(h);
+	static struct starpu_multiformat_data_interface_ops no_way_back = {
+		.cpu_elemsize = sizeof(struct point),
+		.opencl_elemsize = 2 * sizeof(float),
+		.cpu_to_opencl_cl = &to_opencl_cl,
+		.opencl_to_cpu_cl = NULL,
+	};
+	struct starpu_multiformat_data_interface_ops *ops_of[] = {&no_way_there, &no_way_back};
+	for (int k = 0; k < 2; k++) {
+		static struct point pts[N];
+		pts[7] = (struct point){7.0f, 8.0f};
+		starpu_data_handle_t h;
+		starpu_multiformat_data_register(&h, STARPU_MAIN_RAM, pts, N, ops_of[k]);
+		int ret = starpu_task_insert(&scale_cl, STARPU_RW, h, 0);
+		CHECK(ret == -ENODEV, "case %d: an OpenCL task on multiformat data: %d, not -ENODEV", k,
+		      ret);
+		starpu_data_unregister(h);
+		CHECK(pts[7].x == 7.0f && pts[7].y == 8.0f, "case %d: pts[7] = {%f, %f}", k, pts[7].x,
+		      pts[7].y);
+	}
 }
 
 int main(void)

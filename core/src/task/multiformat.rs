@@ -90,15 +90,21 @@ fn formats(h: &DataHandle) -> Option<&Formats> {
 }
 
 /// Whether a worker of `kind` may run a task over these accesses: multiformat data goes
-/// to OpenCL workers when it has a `cpu_to_opencl_cl` with an OpenCL implementation, and
-/// to no other device (CUDA conversions are not run).
+/// to OpenCL workers when it can go there and come back (a `cpu_to_opencl_cl` with an
+/// OpenCL implementation, an `opencl_to_cpu_cl` with a CPU one), and to no other device
+/// (CUDA conversions are not run). Stricter than StarPU, which aborts when the way back
+/// is missing.
 pub(crate) fn device_can_take(spec: &TaskSpec, kind: WorkerKind) -> bool {
+    let has = |cl: &Option<Arc<Codelet>>, k: WorkerKind| {
+        cl.as_ref().is_some_and(|cl| !cl.funcs(k).is_empty())
+    };
     spec.accesses.iter().all(|a| {
         a.handle.interface_id() != id::MULTIFORMAT
             || (kind == WorkerKind::OpenCl
-                && formats(&a.handle)
-                    .and_then(|f| f.conversions.cpu_to_opencl.as_ref())
-                    .is_some_and(|cl| !cl.opencl_funcs.is_empty()))
+                && formats(&a.handle).is_some_and(|f| {
+                    has(&f.conversions.cpu_to_opencl, WorkerKind::OpenCl)
+                        && has(&f.conversions.opencl_to_cpu, WorkerKind::Cpu)
+                }))
     })
 }
 
