@@ -343,3 +343,147 @@ fn raw_bytes_and_local_memory_arguments() {
     rt.unregister(&v, true).unwrap();
     rt.shutdown();
 }
+
+/// Points {x, y} in the CPU format, all x then all y in the OpenCL format.
+const AOS_TO_SOA: &str =
+    "__kernel void aos_to_soa(__global const float *aos, __global float *soa, unsigned n) {
+    const size_t i = get_global_id(0);
+    if (i < n) { soa[i] = aos[2 * i]; soa[n + i] = aos[2 * i + 1]; }
+}
+__kernel void scale_soa(__global float *soa, unsigned n) {
+    const size_t i = get_global_id(0);
+    if (i < n) { soa[i] *= 2.0f; soa[n + i] += 1.0f; }
+}";
+
+/// The multiformat description a kernel was given.
+fn multiformat_of(
+    call: &starpu_core::task::KernelCall,
+) -> starpu_core::data::interfaces::MultiformatInterface {
+    // SAFETY: the task's only buffer is multiformat data.
+    unsafe { *(call.buffers()[0] as *const starpu_core::data::interfaces::MultiformatInterface) }
+}
+
+/// An OpenCL implementation launching `name` over the multiformat buffer's `nx` items,
+/// with the cl_mem of each format `formats` picks as arguments.
+fn soa_kernel(
+    program: Arc<Program>,
+    name: &'static str,
+    both: bool,
+) -> impl Fn(&starpu_core::task::KernelCall) -> starpu_core::task::KernelResult + Send + Sync {
+    move |call| {
+        let m = multiformat_of(call);
+        let cl = call.opencl()?;
+        let mut kernel = cl.kernel(&program, name)?;
+        if both {
+            kernel.arg(m.cpu_ptr as *mut std::ffi::c_void)?;
+        }
+        kernel
+            .arg(m.opencl_ptr as *mut std::ffi::c_void)?
+            .arg(m.nx)?;
+        kernel.launch(&[m.nx as usize], None)?;
+        Ok(())
+    }
+}
+
+#[test]
+fn multiformat_data_is_converted_for_the_device_and_back() {
+    use starpu_core::data::interfaces::{MultiformatInterface, MultiformatOps};
+    use starpu_core::task::multiformat::{set_conversions, Conversions};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let Some(rt) = runtime(1, None) else { return };
+    const N: usize = 50;
+    // (Kept until the end: the handle refers to it, as StarPU's do.)
+    let ops = Box::new(MultiformatOps {
+        cpu_elemsize: 8,
+        opencl_elemsize: 8,
+        cpu_to_opencl_cl: std::ptr::null_mut(),
+        opencl_to_cpu_cl: std::ptr::null_mut(),
+        cuda_elemsize: 0,
+        cpu_to_cuda_cl: std::ptr::null_mut(),
+        cuda_to_cpu_cl: std::ptr::null_mut(),
+    });
+    let program = Arc::new(Program::from_source(AOS_TO_SOA));
+    let (to_device, to_cpu) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let convert = soa_kernel(program.clone(), "aos_to_soa", true);
+    let counted = to_device.clone();
+    let cpu_to_opencl = Codelet::new("aos_to_soa").opencl(move |call| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        convert(call)
+    });
+    let counted = to_cpu.clone();
+    let opencl_to_cpu = Codelet::new("soa_to_aos").cpu(move |call| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        let m = multiformat_of(call);
+        let n = m.nx as usize;
+        // SAFETY: in main RAM both formats hold n points.
+        let (soa, aos) = unsafe {
+            (
+                std::slice::from_raw_parts(m.opencl_ptr as *const f32, 2 * n),
+                std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * n),
+            )
+        };
+        for i in 0..n {
+            (aos[2 * i], aos[2 * i + 1]) = (soa[i], soa[n + i]);
+        }
+        Ok(())
+    });
+    let scale = Arc::new(
+        Codelet::new("scale_soa")
+            .modes([AccessMode::RW])
+            .opencl(soa_kernel(program, "scale_soa", false)),
+    );
+    let add1 = Arc::new(
+        Codelet::new("add1_aos")
+            .modes([AccessMode::RW])
+            .cpu(|call| {
+                let m = multiformat_of(call);
+                // SAFETY: a CPU task sees the CPU format in main RAM.
+                let aos = unsafe { std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * N) };
+                aos.iter_mut().step_by(2).for_each(|x| *x += 1.0);
+                Ok(())
+            }),
+    );
+    let mut points: Box<[f32]> = (0..N).flat_map(|i| [i as f32, 100.0 + i as f32]).collect();
+    // SAFETY: `points` and `ops` outlive the handle (unregistered below).
+    let h = unsafe {
+        let iface =
+            MultiformatInterface::new(points.as_mut_ptr() as usize, N as u32, &*ops).unwrap();
+        rt.register_foreign(iface, starpu_core::ElemKind::Unknown, None)
+            .unwrap()
+    };
+    set_conversions(
+        &h,
+        Conversions {
+            cpu_to_opencl: Some(Arc::new(cpu_to_opencl)),
+            opencl_to_cpu: Some(Arc::new(opencl_to_cpu)),
+        },
+    )
+    .unwrap();
+    // On the device (converted there), then on a CPU (converted back), then the device.
+    for cl in [&scale, &add1, &scale] {
+        rt.task(cl).buffer(&h, AccessMode::RW).submit().unwrap();
+    }
+    rt.wait_for_all().unwrap();
+    assert_eq!(
+        (
+            to_device.load(Ordering::SeqCst),
+            to_cpu.load(Ordering::SeqCst)
+        ),
+        (2, 1)
+    );
+    rt.unregister(&h, true).unwrap();
+    assert_eq!(
+        to_cpu.load(Ordering::SeqCst),
+        2,
+        "unregistration converts back"
+    );
+    for i in 0..N {
+        let (x, y) = (points[2 * i], points[2 * i + 1]);
+        assert_eq!(
+            (x, y),
+            (4.0 * i as f32 + 2.0, 102.0 + i as f32),
+            "point {i}"
+        );
+    }
+    rt.shutdown();
+}

@@ -2,9 +2,9 @@
  * standard interface written on the device and read back in main RAM (strided layouts
  * in RAM, packed on the device), a partitioned vector whose pieces live in the parent's
  * device buffer, the data calls (allocation request, fetch, prefetch, eviction, query,
- * acquisition on the device, write-through), bus statistics, multiformat data kept to
- * CPU workers, and eviction under a small STARPU_LIMIT_OPENCL_MEM with no data lost.
- * Exits 78 (skipped) without a device. */
+ * acquisition on the device, write-through), bus statistics, multiformat data without an
+ * OpenCL conversion kept to CPU workers, and eviction under a small
+ * STARPU_LIMIT_OPENCL_MEM with no data lost. Exits 78 (skipped) without a device. */
 #include "test_common.h"
 #include <starpu_opencl.h>
 
@@ -365,9 +365,10 @@ static void eviction(unsigned dev)
 	CHECK(bad == 0, "%d values lost or wrong after eviction", bad);
 }
 
-/* Multiformat data stays on CPU workers: this runtime does not run the conversion
- * codelets, so an OpenCL worker never gets such a task (one with only an OpenCL
- * implementation is refused at submission), and the data is never converted. */
+/* Multiformat data whose cpu_to_opencl_cl has no OpenCL implementation stays on CPU
+ * workers: an OpenCL worker never gets such a task (one with only an OpenCL
+ * implementation is refused at submission), and the data is never converted
+ * (opencl_multiformat.c converts). */
 static int mf_cpu_runs, mf_opencl_runs, mf_conversions;
 
 static void mf_scal_cpu(void *buffers[], void *arg)

@@ -279,6 +279,41 @@ unsafe fn convert(cl: &starpu_codelet) -> Codelet {
     }
 }
 
+/// A multiformat conversion codelet (`cpu_to_opencl_cl`, `opencl_to_cpu_cl`) as a core
+/// codelet: its functions are called as `f(buffers, NULL)`, as StarPU calls them (the
+/// conversion belongs to no C task). `None` for a NULL codelet.
+///
+/// # Safety
+/// `cl` is NULL or points to a live, initialised `struct starpu_codelet`.
+pub unsafe fn conversion(cl: *const starpu_codelet) -> Option<Arc<Codelet>> {
+    let cl = cl.as_ref()?;
+    let name = crate::ffi::string(cl.name).unwrap_or_else(|| "conversion_task".into());
+    let call = |f: unsafe extern "C" fn(*mut *mut c_void, *mut c_void)| {
+        move |call: &KernelCall| -> starpu_core::task::KernelResult {
+            // SAFETY: an application conversion function, given the handle's interface.
+            unsafe {
+                f(
+                    call.buffers().as_ptr() as *mut *mut c_void,
+                    std::ptr::null_mut(),
+                )
+            };
+            Ok(())
+        }
+    };
+    let mut out = Codelet::new(name);
+    for f in cpu_functions(cl) {
+        out = out.cpu(call(f));
+    }
+    for (f, _) in opencl_functions(cl) {
+        let run = call(f);
+        out = out.opencl(move |c| {
+            run(c)?;
+            opencl_kernel_failure()
+        });
+    }
+    Some(Arc::new(out))
+}
+
 /// Mode of buffer `i` as the codelet declares it (0 when it leaves it to the task).
 ///
 /// # Safety

@@ -5,6 +5,7 @@ use crate::ffi::{self, c_handle, handle, int_call, value_call};
 use libc::{c_int, c_uint, c_void, size_t, uintptr_t};
 use starpu_core::data::interfaces::*;
 use starpu_core::data::Origin;
+use starpu_core::task::multiformat;
 use starpu_core::Error;
 
 /// Registers `iface` and stores the new handle in `*out` (NULL on error).
@@ -807,9 +808,8 @@ pub extern "C" fn starpu_tensor_ptr_register(
 }
 
 /// `starpu_multiformat_data_register`: `nobjects` objects in the CPU format at `ptr`,
-/// with `format_ops` giving each format's element size and conversion codelets. Tasks
-/// see the CPU format (`STARPU_MULTIFORMAT_GET_CPU_PTR`): this build has CPU workers
-/// only, so no conversion codelet runs (see the core's `multiformat` module).
+/// with `format_ops` giving each format's element size and conversion codelets, which
+/// the core runs when a task needs the other format (`starpu_core::task::multiformat`).
 ///
 /// # Safety
 /// `out` is writable; `ptr` holds `nobjects * cpu_elemsize` bytes on `home`;
@@ -824,7 +824,20 @@ pub unsafe extern "C" fn starpu_multiformat_data_register(
 ) {
     let call = "starpu_multiformat_data_register";
     match MultiformatInterface::new(ptr as usize, nobjects, format_ops) {
-        Ok(iface) => register(call, out, home, iface),
+        Ok(iface) => {
+            register(call, out, home, iface);
+            let ops = &*format_ops;
+            let conversions = multiformat::Conversions {
+                cpu_to_opencl: crate::codelet::conversion(ops.cpu_to_opencl_cl as *const _),
+                opencl_to_cpu: crate::codelet::conversion(ops.opencl_to_cpu_cl as *const _),
+            };
+            if !out.is_null() && !(*out).is_null() {
+                let set = handle(*out).and_then(|h| multiformat::set_conversions(&h, conversions));
+                if let Err(e) = set {
+                    ffi::report(call, &e);
+                }
+            }
+        }
         Err(e) => {
             ffi::report(call, &e);
             if !out.is_null() {

@@ -108,6 +108,9 @@ pub struct HandleInner {
     pub(crate) plan_links: OnceLock<Box<Mutex<super::partition::PlanLinks>>>,
     /// Commute gate, reduction and SCRATCH state (`modes.rs`).
     pub(crate) modes: super::modes::ModeState,
+    /// Multiformat data: its conversion codelets and which format holds the value
+    /// (`task::multiformat`; set once, at registration).
+    pub(crate) formats: OnceLock<Box<dyn Any + Send + Sync>>,
 }
 
 /// A registered piece of data. Cloning gives another reference to the same handle.
@@ -194,6 +197,7 @@ impl DataHandle {
             meta: Mutex::new(Meta::default()),
             user_data: AtomicUsize::new(0),
             plan_links: OnceLock::new(),
+            formats: OnceLock::new(),
             modes: Default::default(),
         }))
     }

@@ -124,14 +124,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Whether a device worker may run a task with these accesses: not with multiformat data,
-/// whose conversion codelets this runtime does not run (its device format would hold
-/// nothing).
-pub(crate) fn device_can_take(spec: &crate::task::TaskSpec) -> bool {
-    use crate::data::interfaces::id::MULTIFORMAT;
-    spec.accesses
-        .iter()
-        .all(|a| a.handle.interface_id() != MULTIFORMAT)
+/// Whether a worker of device kind `kind` may run a task with these accesses: multiformat
+/// data needs a conversion codelet for that kind (`task::multiformat`).
+pub(crate) fn device_can_take(spec: &crate::task::TaskSpec, kind: worker::WorkerKind) -> bool {
+    crate::task::multiformat::device_can_take(spec, kind)
 }
 
 impl Runtime {
@@ -510,7 +506,7 @@ impl Runtime {
                 let mask = spec.where_mask.unwrap_or_else(|| cl.effective_where());
                 let ok = mask & kind.where_bit() != 0
                     && !cl.funcs(kind).is_empty()
-                    && (kind == worker::WorkerKind::Cpu || device_can_take(spec));
+                    && (kind == worker::WorkerKind::Cpu || device_can_take(spec, kind));
                 return ok.then_some(0);
             }
         }
@@ -536,7 +532,7 @@ impl Runtime {
         if mask & kind.where_bit() == 0 || nimpl >= cl.funcs(kind).len() {
             return false;
         }
-        if kind != worker::WorkerKind::Cpu && !device_can_take(spec) {
+        if kind != worker::WorkerKind::Cpu && !device_can_take(spec, kind) {
             return false;
         }
         cl.can_execute.as_ref().is_none_or(|can| {

@@ -159,7 +159,7 @@ impl Runtime {
         if runs && spec.kind == TaskKind::Normal {
             let cpu_ok =
                 mask & self.worker_kinds & task::where_mask::CPU != 0 && !cl.cpu_funcs.is_empty();
-            let kind_ok = cpu_ok || (self.device_can_run(cl, mask) && super::device_can_take(spec));
+            let kind_ok = cpu_ok || self.device_can_run(cl, mask, spec);
             // can_execute is asked again when a worker picks the task; asking now turns a
             // task no worker accepts into an error instead of a task that never runs.
             // (A task for one worker needs that worker to have an implementation.)
@@ -167,10 +167,17 @@ impl Runtime {
                 && ((cl.can_execute.is_none() && spec.worker.is_none())
                     || self.someone_accepts(spec));
             if !accepted {
-                let why = if super::device_can_take(spec) {
-                    ""
+                let on_devices = !cl.opencl_funcs.is_empty() || !cl.cuda_funcs.is_empty();
+                let multiformat = on_devices
+                    && spec.accesses.iter().any(|a| {
+                        a.handle.interface_id() == crate::data::interfaces::id::MULTIFORMAT
+                    });
+                let why = if multiformat {
+                    "; multiformat data runs on OpenCL workers only with conversion codelets \
+                     cpu_to_opencl_cl with an OpenCL implementation and opencl_to_cpu_cl with \
+                     a CPU one, never on CUDA workers"
                 } else {
-                    "; multiformat data runs on CPU workers only"
+                    ""
                 };
                 return Err(Error::no_device(format!(
                     "task submission: no worker can run codelet {} (where={mask:#x}, {} CPU, \
@@ -189,13 +196,14 @@ impl Runtime {
     }
 
     /// Whether a worker of a device kind of this runtime has an implementation `mask`
-    /// allows.
-    fn device_can_run(&self, cl: &task::Codelet, mask: u32) -> bool {
+    /// allows, and may take the task's data.
+    fn device_can_run(&self, cl: &task::Codelet, mask: u32, spec: &TaskSpec) -> bool {
         use crate::worker::WorkerKind;
         [WorkerKind::OpenCl, WorkerKind::Cuda].into_iter().any(|k| {
             self.worker_kinds & k.where_bit() != 0
                 && mask & k.where_bit() != 0
                 && !cl.funcs(k).is_empty()
+                && super::device_can_take(spec, k)
         })
     }
 

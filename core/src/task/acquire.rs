@@ -170,6 +170,11 @@ pub(crate) fn grant(rt: &Runtime, t: &TaskRef, node: AcquireNode) {
     let spec = t.spec().expect("granted acquisitions were submitted");
     if let AcquireNode::Node(n) = node {
         for a in &spec.accesses {
+            if n == crate::memory::MAIN_RAM {
+                if let Err(e) = super::multiformat::for_application(&a.handle, a.mode) {
+                    t.set_failure(e);
+                }
+            }
             if let Err(e) = a.handle.pin(n, a.mode) {
                 t.set_failure(e);
             }

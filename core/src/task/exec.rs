@@ -93,6 +93,8 @@ fn run_kernel(
     spec: &TaskSpec,
 ) -> Result<Option<TaskTimes>> {
     let mut buffers: SmallVec<[*mut c_void; 8]> = SmallVec::with_capacity(spec.accesses.len());
+    // Multiformat data in the other format is converted first (on this worker).
+    super::multiformat::prepare(worker_id, node, spec)?;
     if node != crate::memory::MAIN_RAM {
         // Every transfer starts before the first is waited for: they overlap.
         for a in spec.accesses.iter().filter(|a| a.mode.reads()) {

@@ -18,6 +18,7 @@ mod graph;
 pub(crate) mod graveyard;
 mod hooks;
 pub mod kernel;
+pub mod multiformat;
 pub(crate) mod partition;
 pub(crate) mod reduction;
 pub(crate) mod registry;

@@ -3,11 +3,9 @@
 //! described by the application's `struct starpu_multiformat_data_interface_ops`: the
 //! element size of each format and the codelets that convert between them.
 //!
-//! StarPU converts when a task runs on a unit whose format differs from the valid copy's
-//! (CPU to CUDA with `cpu_to_cuda_cl`, back with `cuda_to_cpu_cl`, same for OpenCL).
-//! This build has CPU workers only and main memory as its only node: every task reads
-//! and writes the CPU format, so no conversion codelet ever runs. When accelerator
-//! workers come, the conversion is a task run before the kernel on the target node.
+//! As in StarPU, every replica holds both formats (`cpu_ptr`, `opencl_ptr`), and a copy
+//! moves both: which one holds the current value is the handle's business
+//! (`task::multiformat` runs the conversion codelets when a task needs the other one).
 
 use super::Interface;
 use crate::data::hash::crc32c_be;
@@ -67,10 +65,19 @@ impl MultiformatInterface {
         })
     }
 
+    fn ops(&self) -> Option<&MultiformatOps> {
+        // SAFETY: `new` checked the pointer, which the application keeps alive.
+        unsafe { (self.ops as *const MultiformatOps).as_ref() }
+    }
+
     /// Bytes of one object in the CPU format.
     pub fn cpu_elemsize(&self) -> usize {
-        // SAFETY: `new` checked the pointer, which the application keeps alive.
-        unsafe { (self.ops as *const MultiformatOps).as_ref() }.map_or(0, |o| o.cpu_elemsize)
+        self.ops().map_or(0, |o| o.cpu_elemsize)
+    }
+
+    /// Bytes of all the objects in the OpenCL format.
+    pub fn opencl_size(&self) -> usize {
+        self.nx as usize * self.ops().map_or(0, |o| o.opencl_elemsize)
     }
 }
 
@@ -80,6 +87,9 @@ impl Interface for MultiformatInterface {
 
     fn data_size(&self) -> usize {
         self.nx as usize * self.cpu_elemsize()
+    }
+    fn alloc_size(&self) -> usize {
+        self.data_size() + self.opencl_size()
     }
     fn footprint(&self) -> u32 {
         // StarPU's: the object count only.
@@ -96,11 +106,23 @@ impl Interface for MultiformatInterface {
         self.cpu_ptr
     }
     fn allocate(&mut self, node: &Node) -> Result<()> {
+        // (On a device, `node.alloc`'s answer is the buffer object, as in StarPU's.)
         self.cpu_ptr = node.alloc(self.data_size())?;
+        if self.opencl_size() != 0 {
+            match node.alloc(self.opencl_size()) {
+                Ok(p) => self.opencl_ptr = p,
+                Err(e) => {
+                    node.free(self.cpu_ptr, self.data_size());
+                    self.cpu_ptr = 0;
+                    return Err(e);
+                }
+            }
+        }
         Ok(())
     }
     fn free(&mut self, node: &Node) {
         node.free(self.cpu_ptr, self.data_size());
+        node.free(self.opencl_ptr, self.opencl_size());
         *self = self.without_buffers();
     }
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
@@ -108,7 +130,15 @@ impl Interface for MultiformatInterface {
             Loc::ptr(self.cpu_ptr),
             Loc::ptr(dst.cpu_ptr),
             self.data_size(),
-        )
+        )?;
+        if self.opencl_ptr != 0 && dst.opencl_ptr != 0 && self.opencl_size() != 0 {
+            c.copy(
+                Loc::ptr(self.opencl_ptr),
+                Loc::ptr(dst.opencl_ptr),
+                self.opencl_size(),
+            )?;
+        }
+        Ok(())
     }
     fn without_buffers(&self) -> Self {
         MultiformatInterface {

@@ -198,6 +198,9 @@ fn check_unregistrable(h: &DataHandle) -> Result<()> {
 
 fn finish_unregister(h: &DataHandle, coherent: bool) -> Option<Box<dyn Any + Send + Sync>> {
     if coherent {
+        if let Err(e) = crate::task::multiformat::for_application(h, crate::AccessMode::R) {
+            eprintln!("[starpu] warning: unregistration: {}", e.message);
+        }
         h.write_back();
     }
     registry::retract(h);
