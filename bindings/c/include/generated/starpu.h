@@ -3731,9 +3731,8 @@ unsigned int starpu_mpi_sc_worker_get_count(void);
 
 /**
  * `starpu_multiformat_data_register`: `nobjects` objects in the CPU format at `ptr`,
- * with `format_ops` giving each format's element size and conversion codelets. Tasks
- * see the CPU format (`STARPU_MULTIFORMAT_GET_CPU_PTR`): this build has CPU workers
- * only, so no conversion codelet runs (see the core's `multiformat` module).
+ * with `format_ops` giving each format's element size and conversion codelets, which
+ * the core runs when a task needs the other format (`starpu_core::task::multiformat`).
  *
  * # Safety
  * `out` is writable; `ptr` holds `nobjects * cpu_elemsize` bytes on `home`;
