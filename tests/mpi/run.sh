@@ -1,6 +1,7 @@
 #!/bin/bash
 # Builds the StarPU-MPI test programs (C, and the Rust ones of the starpu-mpi crate) and
-# runs each under `mpirun --oversubscribe -np $NP`, one line per program, then
+# runs each under `mpirun --oversubscribe -np $NP` (those of ALONE_TESTS under -np 1),
+# one line per program, then
 # "N passed, M failed"; exits non-zero if any failed.
 #
 # usage: tests/mpi/run.sh [test...]
@@ -18,7 +19,9 @@ export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH
 # Open MPI refuses to start as root unless told; CI runs as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export STARPU_SILENT=1
-MPIRUN=(mpirun --oversubscribe -np "$NP")
+MPIRUN=(mpirun --oversubscribe -np)
+# Programs about StarPU-MPI in a single process.
+ALONE_TESTS=" alone "
 
 C_TESTS=$(make -s list)
 RUST_TESTS="rust_ring scenarios"
@@ -79,7 +82,9 @@ for t in $WANT; do
 		continue
 	fi
 	start=$(date +%s.%N)
-	timeout "$TIMEOUT" "${MPIRUN[@]}" "$prog" >"$LOG/out" 2>&1
+	np=$NP
+	[[ $ALONE_TESTS == *" $t "* ]] && np=1
+	timeout "$TIMEOUT" "${MPIRUN[@]}" "$np" "$prog" >"$LOG/out" 2>&1
 	rc=$?
 	secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 	if [ $rc -eq 0 ]; then
