@@ -23,8 +23,11 @@
 #   REPS       repetitions of the small sizes (default 3; the largest size runs once, the
 #              next twice, ..., as Task Bench's scripts do)
 #   TB_ARGS    extra Task Bench arguments (default "-radix 5 -field 2", as its METG scripts)
-#   MPIRUN     launcher for the StarPU port, e.g. "mpirun -np 1" (default none: the port
-#              calls MPI_Init_thread itself, and Open MPI starts a singleton)
+#   MPIRUN     launcher of the StarPU port (default "mpirun -np 1 --bind-to none": the port
+#              initialises MPI itself, but as an Open MPI singleton StarPU 1.4.12's
+#              MPI_Finalize waited 20 s to over 2 minutes after the measurement; mpirun
+#              would bind the process to one core without --bind-to none). Set it empty
+#              to run the binaries directly.
 #   RESULTS    where the report goes (default <repo>/bench/results)
 #
 # Output: the METG table on stdout and bench/results/<date>-taskbench.md (machine, load,
@@ -39,7 +42,7 @@ MAX_LOG2=${MAX_LOG2:-22}
 MIN_LOG2=${MIN_LOG2:-4}
 REPS=${REPS:-3}
 TB_ARGS=${TB_ARGS:-"-radix 5 -field 2"}
-MPIRUN=${MPIRUN:-}
+MPIRUN=${MPIRUN-mpirun -np 1 --bind-to none}
 RESULTS=${RESULTS:-$ROOT/bench/results}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/taskbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -119,6 +122,11 @@ mkdir -p "$RESULTS"
 OUT=$RESULTS/$(date '+%Y-%m-%d')-taskbench.md
 i=2
 while [ -e "$OUT" ]; do OUT=$RESULTS/$(date '+%Y-%m-%d')-taskbench-$i.md; i=$((i + 1)); done
+section() { # title file: a report section holding the file verbatim
+	printf '## %s\n\n```\n' "$1"
+	cat "$2"
+	printf '```\n'
+}
 loads=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^load=/) {v = substr($i, 6); if (min == "" || v < min) min = v; if (v > max) max = v}} END {print min ".." max}' "$TMP/raw.txt")
 {
 	echo "# Task Bench METG on $CORES cores, one process: ours, StarPU 1.4.12, OpenMP ($(date '+%Y-%m-%d'))"
@@ -129,7 +137,8 @@ loads=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^load=/) {v = substr($i, 6); i
 	echo "- repository: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	echo "- command: \`CORES=$CORES PATTERNS=\"$PATTERNS\" STEPS=$STEPS MAX_LOG2=$MAX_LOG2 MIN_LOG2=$MIN_LOG2 REPS=$REPS TB_ARGS=\"$TB_ARGS\" MPIRUN=\"$MPIRUN\" bench/taskbench/run.sh\`"
 	for s in "${SYSTEMS[@]}"; do
-		echo "- $s: \`${BIN[$s]}\`, loads $(ldd "${BIN[$s]}" | awk '/libstarpu-|libgomp/ {print $3}' | xargs)"
+		libs=$(ldd "${BIN[$s]}" | awk '/libstarpu-|libgomp/ {print $3}')
+		echo "- $s: \`${BIN[$s]}\`, loads$(for l in $libs; do printf ' %s (%s)' "$l" "$(date -u -r "$l" '+%Y-%m-%d %H:%M')"; done)"
 	done
 	echo "- one run, per system (\`ITER\`: 2^$MAX_LOG2 down to 2^$MIN_LOG2, \`TYPE\`: each pattern):"
 	echo
@@ -143,18 +152,10 @@ loads=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^load=/) {v = substr($i, 6); i
 	echo
 	echo "$TABLE"
 	echo
-	echo "## Raw lines"
-	echo
-	echo '```'
-	cat "$TMP/raw.txt"
-	echo '```'
+	section "Raw lines" "$TMP/raw.txt"
 	if [ -s "$TMP/stderr.txt" ]; then
 		echo
-		echo "## Output of failed runs (last lines)"
-		echo
-		echo '```'
-		cat "$TMP/stderr.txt"
-		echo '```'
+		section "Output of failed runs (last lines)" "$TMP/stderr.txt"
 	fi
 } >"$OUT"
 echo "run.sh: report written to ${OUT#"$ROOT"/}" >&2
