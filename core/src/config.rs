@@ -9,7 +9,9 @@ use crate::error::{Error, Result};
 use std::path::PathBuf;
 
 mod cuda;
+mod memory;
 pub use cuda::CudaOptions;
+pub use memory::MemoryLimits;
 
 /// Where worker threads are bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +43,7 @@ pub struct Config {
     /// Take CPU OpenCL devices only (`STARPU_OPENCL_ONLY_ON_CPUS`).
     pub opencl_only_on_cpus: bool,
     /// Device memory limits and clean-buffer targets (`STARPU_LIMIT_OPENCL_MEM`...).
-    pub memory_limits: crate::memory::Limits,
+    pub memory_limits: MemoryLimits,
     /// Prefetch the data of tasks placed on a worker ahead of time (`STARPU_PREFETCH`,
     /// on by default).
     pub prefetch: bool,
@@ -129,7 +131,7 @@ impl Default for Config {
             nopencl: None,
             opencl_on_cpus: false,
             opencl_only_on_cpus: false,
-            memory_limits: crate::memory::Limits::default(),
+            memory_limits: MemoryLimits::default(),
             prefetch: true,
             bus_stats: false,
             sched_policy: None,

@@ -16,7 +16,8 @@
 //! subsystem reads (and tests) with what lies below it, and only `runtime` knows them all.
 //! Lowest first:
 //!
-//! 1. `error`, `clock`: errors, the monotonic clock; `env`: StarPU's environment variables.
+//! 1. `error`, `clock`, `hash`: errors, the monotonic clock, StarPU's CRC hash; `env`:
+//!    StarPU's environment variables.
 //! 2. `config`, `topology`: what the application asked for, what the machine has.
 //! 3. `memory`: memory nodes, replicas' storage, transfers; `worker`: the worker table (kinds,
 //!    nodes, thread roles), not the threads.
@@ -47,6 +48,7 @@ pub mod data;
 pub mod drivers;
 pub mod env;
 pub mod error;
+pub mod hash;
 pub mod knobs;
 pub mod memory;
 pub mod parallel;

@@ -9,44 +9,11 @@
 
 use crate::task::Task;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 pub use crate::clock::now_ns;
-
-/// When a task was submitted, started and ended (0: not yet), and where it ran.
-#[derive(Default)]
-pub struct TaskTimes {
-    submit: AtomicU64,
-    start: AtomicU64,
-    end: AtomicU64,
-    /// The worker's id plus one (0: not run yet).
-    worker: AtomicU32,
-}
-
-/// What [`TaskTimes`] holds, read at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TaskTimesSnapshot {
-    pub submit_ns: u64,
-    pub start_ns: u64,
-    pub end_ns: u64,
-    pub worker: Option<usize>,
-}
-
-impl TaskTimes {
-    pub fn snapshot(&self) -> TaskTimesSnapshot {
-        TaskTimesSnapshot {
-            submit_ns: self.submit.load(Ordering::Acquire),
-            start_ns: self.start.load(Ordering::Acquire),
-            end_ns: self.end.load(Ordering::Acquire),
-            worker: self
-                .worker
-                .load(Ordering::Acquire)
-                .checked_sub(1)
-                .map(|w| w as usize),
-        }
-    }
-}
+pub use crate::task::times::{ProfileTimes, TaskTimesSnapshot};
 
 /// One worker's counters since profiling was (re)started for it.
 #[derive(Default)]

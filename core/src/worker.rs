@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::Thread;
 
+/// Most workers a runtime runs (`STARPU_NMAXWORKERS`).
+pub const MAX_WORKERS: usize = 64;
+
 /// The kinds of workers (StarPU's `enum starpu_worker_archtype`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerKind {

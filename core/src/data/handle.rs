@@ -418,3 +418,25 @@ impl std::fmt::Debug for DataHandle {
         write!(f, "DataHandle({:p}, {})", self.as_ptr(), self.describe())
     }
 }
+
+/// What the performance models read of a handle (footprints, transfer-time predictions).
+impl crate::perfmodel::ModelData for DataHandle {
+    fn shape_footprint(&self) -> u32 {
+        self.footprint()
+    }
+    fn interface_id(&self) -> i32 {
+        DataHandle::interface_id(self)
+    }
+    fn size(&self) -> usize {
+        DataHandle::size(self)
+    }
+    fn memory(&self) -> &Memory {
+        DataHandle::memory(self)
+    }
+    fn is_valid_on(&self, node: NodeId) -> bool {
+        DataHandle::is_valid_on(self, node)
+    }
+    fn is_requested_on(&self, node: NodeId) -> bool {
+        DataHandle::is_requested_on(self, node)
+    }
+}

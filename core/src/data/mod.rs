@@ -9,7 +9,8 @@ pub mod commute;
 pub mod element;
 pub mod filters;
 mod handle;
-pub mod hash;
+/// StarPU's hash, which data footprints are made of (`crate::hash`).
+pub use crate::hash;
 mod implicit;
 pub mod interfaces;
 mod modes;

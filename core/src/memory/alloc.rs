@@ -8,6 +8,7 @@
 //! clean, `STARPU_MINIMUM_CLEAN_BUFFERS`).
 
 use super::driver::NodeDriver;
+use super::Limits;
 use crate::error::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -31,114 +32,20 @@ pub trait Resident: Send + Sync {
     fn poll(&self, node: usize) -> bool;
 }
 
-/// How much of each device the runtime may use, and the clean-buffer targets
-/// (`STARPU_LIMIT_OPENCL_MEM`, `STARPU_LIMIT_OPENCL_<devid>_MEM` in MiB,
-/// `STARPU_MINIMUM_CLEAN_BUFFERS` / `STARPU_TARGET_CLEAN_BUFFERS` in percent).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limits {
-    /// Bytes per device kind (`None`: 90% of the device's memory, as StarPU).
-    pub opencl: Option<usize>,
-    pub cuda: Option<usize>,
-    /// Bytes for one device: (kind, devid, bytes).
-    pub per_device: Vec<(super::NodeKind, u32, usize)>,
-    pub minimum_clean: u32,
-    pub target_clean: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            opencl: None,
-            cuda: None,
-            per_device: Vec::new(),
-            minimum_clean: 5,
-            target_clean: 10,
-        }
-    }
-}
-
-impl Limits {
-    /// Lays the environment variables StarPU reads over these limits (only those set).
-    pub fn apply_env(&mut self) -> Result<()> {
-        let env = Limits::from_env()?;
-        let set = |name: &str| std::env::var_os(name).is_some();
-        if set("STARPU_LIMIT_OPENCL_MEM") {
-            self.opencl = env.opencl;
-        }
-        if set("STARPU_LIMIT_CUDA_MEM") {
-            self.cuda = env.cuda;
-        }
-        if set("STARPU_MINIMUM_CLEAN_BUFFERS") {
-            self.minimum_clean = env.minimum_clean;
-        }
-        if set("STARPU_TARGET_CLEAN_BUFFERS") {
-            self.target_clean = env.target_clean;
-        }
-        for d in env.per_device {
-            self.per_device.retain(|o| (o.0, o.1) != (d.0, d.1));
-            self.per_device.push(d);
-        }
-        Ok(())
-    }
-
-    /// The limits the environment variables StarPU reads give.
-    pub fn from_env() -> Result<Limits> {
-        let mib = |name: &str| -> Result<Option<usize>> {
-            match std::env::var(name) {
-                Ok(v) => v
-                    .trim()
-                    .parse::<usize>()
-                    .map(|m| Some(m << 20))
-                    .map_err(|_| Error::invalid(format!("{name}={v}: not a number of MiB"))),
-                Err(_) => Ok(None),
-            }
-        };
-        let percent = |name: &str, default: u32| -> Result<u32> {
-            match std::env::var(name) {
-                Ok(v) => v
-                    .trim()
-                    .parse::<u32>()
-                    .map_err(|_| Error::invalid(format!("{name}={v}: not a percentage"))),
-                Err(_) => Ok(default),
-            }
-        };
-        let mut per_device = Vec::new();
-        for devid in 0..super::MAX_NODES as u32 {
-            if let Some(b) = mib(&format!("STARPU_LIMIT_OPENCL_{devid}_MEM"))? {
-                per_device.push((super::NodeKind::OpenCl, devid, b));
-            }
-            if let Some(b) = mib(&format!("STARPU_LIMIT_CUDA_{devid}_MEM"))? {
-                per_device.push((super::NodeKind::Cuda, devid, b));
-            }
-        }
-        Ok(Limits {
-            opencl: mib("STARPU_LIMIT_OPENCL_MEM")?,
-            cuda: mib("STARPU_LIMIT_CUDA_MEM")?,
-            per_device,
-            minimum_clean: percent("STARPU_MINIMUM_CLEAN_BUFFERS", 5)?,
-            target_clean: percent("STARPU_TARGET_CLEAN_BUFFERS", 10)?,
-        })
-    }
-
-    /// The byte limit of device `devid` of `kind` with `total` bytes of memory.
-    pub(super) fn for_device(
-        &self,
-        kind: super::NodeKind,
-        devid: u32,
-        total: Option<usize>,
-    ) -> Option<usize> {
-        let own = self
-            .per_device
-            .iter()
-            .find(|(k, d, _)| *k == kind && *d == devid)
-            .map(|e| e.2);
-        let kind_wide = match kind {
-            super::NodeKind::OpenCl => self.opencl,
-            super::NodeKind::Cuda => self.cuda,
-            super::NodeKind::CpuRam => None,
-        };
-        own.or(kind_wide).or_else(|| total.map(|t| t / 10 * 9))
-    }
+/// The byte limit of device `devid` of `kind` with `total` bytes of memory.
+pub(super) fn device_limit(
+    limits: &Limits,
+    kind: super::NodeKind,
+    devid: u32,
+    total: Option<usize>,
+) -> Option<usize> {
+    let (own, kind_wide) = match kind {
+        super::NodeKind::OpenCl => (&limits.opencl_devices, limits.opencl),
+        super::NodeKind::Cuda => (&limits.cuda_devices, limits.cuda),
+        super::NodeKind::CpuRam => return None,
+    };
+    let own = own.iter().find(|(d, _)| *d == devid).map(|e| e.1);
+    own.or(kind_wide).or_else(|| total.map(|t| t / 10 * 9))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

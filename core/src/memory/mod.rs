@@ -17,7 +17,8 @@ pub mod requests;
 mod stats;
 pub mod transfer;
 
-pub use alloc::{Limits, Resident};
+pub use crate::config::MemoryLimits as Limits;
+pub use alloc::Resident;
 pub use bus::BusCosts;
 pub use driver::{Completion, Direction, NodeDriver};
 pub use node::Node;

@@ -1,8 +1,9 @@
 //! One memory node: its driver, its allocator and its request queue.
 
-use super::alloc::{Allocator, Limits, Resident};
+use super::alloc::{device_limit, Allocator, Resident};
 use super::driver::NodeDriver;
 use super::requests::{Level, Queue};
+use super::Limits;
 use super::NodeKind;
 use crate::error::Result;
 use std::sync::{Arc, Weak};
@@ -23,7 +24,7 @@ impl Node {
         let kind = driver.kind();
         let alloc = (kind != NodeKind::CpuRam).then(|| {
             Allocator::new(
-                limits.for_device(kind, devid, driver.total_memory()),
+                device_limit(limits, kind, devid, driver.total_memory()),
                 limits,
             )
         });

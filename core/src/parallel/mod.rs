@@ -19,11 +19,8 @@ pub(crate) mod policy;
 mod team;
 pub mod workers;
 
-pub(crate) use team::run_team;
-
 use crate::error::{Error, Result};
 use crate::perfmodel::{PerfArch, PerfDevice};
-use crate::runtime::Runtime;
 use crate::task::{CodeletType, Task};
 use crate::worker::WorkerKind;
 use std::cell::Cell;
@@ -191,7 +188,7 @@ impl Parallel {
             }
         }
         let mut list = self.combined.write().unwrap_or_else(|e| e.into_inner());
-        if self.nworkers + list.len() >= crate::runtime::MAX_WORKERS * 2 {
+        if self.nworkers + list.len() >= crate::worker::MAX_WORKERS * 2 {
             return Err(Error::invalid("too many combined workers"));
         }
         let id = self.nworkers + list.len();
@@ -235,6 +232,13 @@ impl Parallel {
         slot.pending.store(true, Ordering::SeqCst);
     }
 
+    /// Runs the team part waiting for `worker`, if one does (called by the worker's loop).
+    pub(crate) fn run_part(&self, worker: usize) {
+        if let Some((team, rank)) = self.take_part(worker) {
+            team.member(worker, rank);
+        }
+    }
+
     fn take_part(&self, worker: usize) -> Option<(Arc<team::Team>, u32)> {
         let slot = &self.slots[worker];
         let part = slot.part.lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -268,24 +272,4 @@ pub fn combined_can_execute(c: &CombinedWorker, task: &Task, nimpl: usize) -> bo
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| can(c.id, task, nimpl)))
             .unwrap_or(false)
     })
-}
-
-/// Runs the team part waiting for `worker`, if one does (called by the worker's loop).
-pub(crate) fn run_part(rt: &Runtime, worker: usize) {
-    if let Some((team, rank)) = rt.parallel.take_part(worker) {
-        team.member(rt, worker, rank);
-    }
-}
-
-pub(crate) fn combined_worker_can_execute(
-    rt: &Runtime,
-    id: usize,
-    task: &Task,
-    nimpl: usize,
-) -> bool {
-    if id < rt.workers.len() {
-        return rt.impl_allowed(task, id, nimpl);
-    }
-    rt.combined_worker(id)
-        .is_some_and(|c| combined_can_execute(&c, task, nimpl))
 }

@@ -7,11 +7,11 @@
 //! task of its own first only delays the start (its master is the only one that sends it
 //! parts, and runs one team at a time, so nothing waits in a cycle).
 
-use super::{with_team, CombinedWorker};
+use super::{with_team, CombinedWorker, Parallel};
 use crate::error::{Error, ErrorKind};
-use crate::runtime::Runtime;
 use crate::task::{Codelet, CodeletType, KernelCall, KernelError, KernelResult, TaskRef};
-use crate::worker;
+use crate::topology::Topology;
+use crate::worker::{self, Worker};
 use std::ffi::c_void;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -73,7 +73,7 @@ impl Team {
     }
 
     /// A member's side: join, run its rank (SPMD) or wait for the master (FORKJOIN).
-    pub(crate) fn member(&self, _rt: &Runtime, worker: usize, rank: u32) {
+    pub(crate) fn member(&self, worker: usize, rank: u32) {
         {
             let mut p = self.lock();
             p.arrived += 1;
@@ -104,73 +104,78 @@ fn rank_failure(rank: u32, e: KernelError) -> Error {
     Error::new(ErrorKind::TaskFailed, message).with_cause(e.cause().cloned())
 }
 
-/// The master's side: runs `task` on combined worker `c` (the master, `worker`, is its
-/// first member). Returns what the kernel returned, the first failure of any rank.
-pub(crate) fn run_team(
-    rt: &Runtime,
-    c: &CombinedWorker,
-    worker: usize,
-    task: &TaskRef,
-    codelet: &Arc<Codelet>,
-    buffers: &[*mut c_void],
-    nimpl: usize,
-) -> Result<KernelResult, Error> {
-    let team = Arc::new(Team {
-        task: task.clone(),
-        codelet: codelet.clone(),
-        buffers: buffers.iter().map(|&p| p as usize).collect(),
-        nimpl,
-        size: c.size() as u32,
-        id: c.id,
-        spmd: codelet.kind == CodeletType::Spmd,
-        progress: Mutex::new(Progress::default()),
-        changed: Condvar::new(),
-    });
-    debug_assert_eq!(c.members[0], worker);
-    let others = c.size() as u32 - 1;
-    for (rank, &m) in c.members.iter().enumerate().skip(1) {
-        rt.parallel.give_part(m, team.clone(), rank as u32);
-        rt.workers[m].wake();
-    }
-    {
-        let mut p = team.wait_until(|p| p.arrived == others);
-        p.started = true;
-        team.changed.notify_all();
-    }
-    // A FORKJOIN kernel's own threads inherit the master's binding: widen it to the
-    // members' cores meanwhile (StarPU does the same), then narrow it back.
-    let widened = !team.spmd && bind_to_members(rt, c);
-    let mine = team.kernel(worker, 0);
-    if widened {
-        if let Some(cpu) = rt.workers[worker].cpu {
-            if let Err(e) = rt.topology.bind_current_thread(cpu) {
-                rt.warn(&format!("worker {worker}: {e}"));
+impl Parallel {
+    /// The master's side: runs implementation `nimpl` of `task`'s codelet on combined
+    /// worker `c`, from the calling thread, its master (first member) among `workers`.
+    /// Returns what the kernel returned, the first failure of any rank.
+    pub(crate) fn run_team(
+        &self,
+        workers: &[Worker],
+        topology: &Topology,
+        c: &CombinedWorker,
+        task: &TaskRef,
+        buffers: &[*mut c_void],
+        nimpl: usize,
+    ) -> Result<KernelResult, Error> {
+        let worker = c.members[0];
+        let spec = task.spec().expect("team tasks were submitted");
+        let codelet = spec.codelet.as_ref().expect("team tasks have a codelet");
+        let team = Arc::new(Team {
+            task: task.clone(),
+            codelet: codelet.clone(),
+            buffers: buffers.iter().map(|&p| p as usize).collect(),
+            nimpl,
+            size: c.size() as u32,
+            id: c.id,
+            spmd: codelet.kind == CodeletType::Spmd,
+            progress: Mutex::new(Progress::default()),
+            changed: Condvar::new(),
+        });
+        let others = c.size() as u32 - 1;
+        for (rank, &m) in c.members.iter().enumerate().skip(1) {
+            self.give_part(m, team.clone(), rank as u32);
+            workers[m].wake();
+        }
+        {
+            let mut p = team.wait_until(|p| p.arrived == others);
+            p.started = true;
+            team.changed.notify_all();
+        }
+        // A FORKJOIN kernel's own threads inherit the master's binding: widen it to the
+        // members' cores meanwhile (StarPU does the same), then narrow it back.
+        let widened = !team.spmd && bind_to_members(workers, topology, c);
+        let mine = team.kernel(worker, 0);
+        if widened {
+            if let Some(cpu) = workers[worker].cpu {
+                if let Err(e) = topology.bind_current_thread(cpu) {
+                    eprintln!("[starpu] warning: worker {worker}: {e}");
+                }
             }
         }
-    }
-    let mut p = if team.spmd {
-        team.wait_until(|p| p.finished == others)
-    } else {
-        team.lock()
-    };
-    p.over = true;
-    team.changed.notify_all();
-    let theirs = p.failure.take();
-    drop(p);
-    match (mine, theirs) {
-        (Ok(Ok(())), Some(e)) => Err(e),
-        (mine, _) => mine,
+        let mut p = if team.spmd {
+            team.wait_until(|p| p.finished == others)
+        } else {
+            team.lock()
+        };
+        p.over = true;
+        team.changed.notify_all();
+        let theirs = p.failure.take();
+        drop(p);
+        match (mine, theirs) {
+            (Ok(Ok(())), Some(e)) => Err(e),
+            (mine, _) => mine,
+        }
     }
 }
 
 /// Binds the calling master to the cores of all of `c`'s members, when they are bound.
-fn bind_to_members(rt: &Runtime, c: &CombinedWorker) -> bool {
-    let cpus: Option<Vec<usize>> = c.members.iter().map(|&m| rt.workers[m].cpu).collect();
+fn bind_to_members(workers: &[Worker], topology: &Topology, c: &CombinedWorker) -> bool {
+    let cpus: Option<Vec<usize>> = c.members.iter().map(|&m| workers[m].cpu).collect();
     match cpus {
-        Some(cpus) => match rt.topology.bind_current_thread_to(&cpus) {
+        Some(cpus) => match topology.bind_current_thread_to(&cpus) {
             Ok(()) => true,
             Err(e) => {
-                rt.warn(&format!("combined worker {}: {e}", c.id));
+                eprintln!("[starpu] warning: combined worker {}: {e}", c.id);
                 false
             }
         },

@@ -231,7 +231,7 @@ pub fn expected_transfer_time(spec: &TaskSpec, node: NodeId) -> f64 {
 }
 
 /// µs to bring `h`'s value to `node` (`starpu_data_expected_transfer_time`).
-pub fn data_transfer_time(h: &crate::DataHandle, node: NodeId) -> f64 {
+pub fn data_transfer_time(h: &impl super::ModelData, node: NodeId) -> f64 {
     let mem = h.memory();
     if !mem.has_devices() || h.is_valid_on(node) || h.is_requested_on(node) {
         return 0.0;

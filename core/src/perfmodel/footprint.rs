@@ -7,10 +7,9 @@
 //! file calibrated by StarPU predicts tasks here and the other way round. Tasks with the same shapes
 //! share an entry whatever the values in their buffers.
 
-use super::PerfModel;
-use crate::data::hash::{crc32c_be, crc32c_be_n};
+use super::{ModelData, PerfModel};
+use crate::hash::{crc32c_be, crc32c_be_n};
 use crate::task::TaskSpec;
-use crate::DataHandle;
 
 /// The footprint of a task described by `spec`, for implementation `nimpl`.
 pub fn footprint(model: Option<&PerfModel>, spec: &TaskSpec, nimpl: usize) -> u32 {
@@ -30,8 +29,8 @@ pub fn footprint(model: Option<&PerfModel>, spec: &TaskSpec, nimpl: usize) -> u3
 /// A handle's footprint as StarPU computes it (`_starpu_compute_data_footprint`): its
 /// interface's footprint folded with the interface id, so that a vector and a matrix of
 /// the same size differ.
-pub fn data_footprint(h: &DataHandle) -> u32 {
-    crc32c_be(h.footprint(), h.interface_id() as u32)
+pub fn data_footprint(h: &impl ModelData) -> u32 {
+    crc32c_be(h.shape_footprint(), h.interface_id() as u32)
 }
 
 /// The size regressions use: the model's `size_base`, else the bytes of all buffers

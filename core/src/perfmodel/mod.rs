@@ -13,13 +13,14 @@
 //! Learned models are shared by symbol ([`state`]), saved in StarPU's file format
 //! ([`mod@file`]) under `$STARPU_HOME/.starpu/sampling/codelets/45/` at shutdown and read back
 //! by the next run. Workers measure each task of a codelet with a model
-//! (`task::exec`), and the scheduler asks [`expected_length`].
+//! (`runtime/execute.rs`), and the scheduler asks [`expected_length`].
 
 pub mod arch;
 pub mod bus;
 pub mod file;
 pub mod footprint;
 pub mod history;
+mod model_data;
 pub mod multiple;
 pub mod regression;
 pub mod settings;
@@ -28,6 +29,7 @@ pub mod xml;
 
 pub use arch::{PerfArch, PerfDevice};
 pub use footprint::{data_size, footprint};
+pub use model_data::ModelData;
 pub use state::{Measurement, ModelState};
 
 use crate::task::TaskSpec;

@@ -9,6 +9,7 @@
 mod api;
 mod control;
 mod ctx_wait;
+mod execute;
 mod global;
 mod sched_view;
 mod submit;
@@ -37,8 +38,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-/// Most workers a runtime runs (`STARPU_NMAXWORKERS`).
-pub const MAX_WORKERS: usize = 64;
+pub use crate::worker::MAX_WORKERS;
 
 /// One running instance of the runtime: its workers, scheduling policy, tags and
 /// counters. Start one with [`Runtime::start`] (an independent runtime) or

@@ -48,12 +48,12 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
         // A part of a parallel task (its master waits for this worker) comes first.
         if rt.parallel.has_part(id) {
-            crate::parallel::run_part(rt, id);
+            rt.parallel.run_part(id);
             continue;
         }
         if let Some(t) = rt.pop_for(id) {
             rebind_if_asked(rt, id);
-            crate::task::execute(rt, id, t);
+            super::execute::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
         }
@@ -65,7 +65,7 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
         if let Some(t) = spin_for_work(rt, id) {
             rebind_if_asked(rt, id);
-            crate::task::execute(rt, id, t);
+            super::execute::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
         }

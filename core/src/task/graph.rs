@@ -80,7 +80,10 @@ impl Task {
 
     /// Makes the end of `self` wait for the end of `pred` (not only for its start).
     pub fn add_end_dependency(self: &std::sync::Arc<Self>, pred: &TaskRef) {
-        crate::trace::end_dependency(pred, self);
+        super::observer::declared(super::observer::Dependency::End {
+            pred: pred.id(),
+            succ: self.id(),
+        });
         let mut s = pred.successors.lock().unwrap_or_else(|e| e.into_inner());
         if s.released {
             return;

@@ -19,6 +19,7 @@ pub(crate) mod graveyard;
 mod hooks;
 pub mod kernel;
 pub mod multiformat;
+pub mod observer;
 pub(crate) mod partition;
 pub(crate) mod reduction;
 pub(crate) mod registry;
@@ -34,7 +35,7 @@ pub use codelet::{
     OpenClKernel, CUDA_ASYNC, OPENCL_ASYNC,
 };
 pub use completion::CompletionQueue;
-pub(crate) use exec::{complete, execute, finish_without_running, guarded, guarded_current};
+pub(crate) use exec::{complete, fail, finish_without_running, guarded, guarded_current};
 pub use exec::{current_task, end_dep_release};
 pub(crate) use graph::Successors;
 pub use hooks::Hooks;
@@ -221,7 +222,7 @@ struct Extra {
     failure: Mutex<Option<Error>>,
     closures: Mutex<Closures>,
     /// Filled while profiling is on.
-    times: crate::profiling::TaskTimes,
+    times: times::ProfileTimes,
     /// The transaction epoch the task belongs to (`transaction.rs`).
     epoch: OnceLock<Arc<transaction::Epoch>>,
 }
@@ -324,13 +325,13 @@ impl Task {
     }
 
     /// The task's profiling record (allocates the task's extras).
-    pub(crate) fn times(&self) -> &crate::profiling::TaskTimes {
+    pub(crate) fn times(&self) -> &times::ProfileTimes {
         &self.extra().times
     }
 
     /// When the task was submitted, started and ended, and on which worker, as far as
     /// profiling recorded it (`task->profiling_info`); `None` if it recorded nothing.
-    pub fn profiling_times(&self) -> Option<crate::profiling::TaskTimesSnapshot> {
+    pub fn profiling_times(&self) -> Option<times::TaskTimesSnapshot> {
         let s = self.extra.get()?.times.snapshot();
         (s.submit_ns != 0 || s.start_ns != 0).then_some(s)
     }
@@ -441,7 +442,10 @@ impl Task {
                 pred.label()
             )));
         }
-        crate::trace::dependency(pred, self);
+        observer::declared(observer::Dependency::Task {
+            pred: pred.id(),
+            succ: self.id(),
+        });
         pred.add_successor(self);
         Ok(())
     }

@@ -72,7 +72,7 @@ impl Tags {
             }
         }
         for d in deps {
-            crate::trace::tag_dependency(id, *d);
+            super::observer::declared(super::observer::Dependency::Tag { tag: id, dep: *d });
             map.entry(*d).or_default();
         }
         map.entry(id).or_default().deps.extend_from_slice(deps);

@@ -3,6 +3,7 @@
 
 use super::event::{WaitKind, What};
 use super::recorder::Recorder;
+use crate::task::observer::Dependency;
 use crate::task::Task;
 
 impl Recorder {
@@ -200,26 +201,12 @@ impl Recorder {
     }
 }
 
-/// `succ` waits for `pred` (`starpu_task_declare_deps`), recorded by the recorder in use.
-#[inline]
-pub(crate) fn dependency(pred: &Task, succ: &Task) {
-    super::recorder::ambient(What::Dep {
-        pred: pred.id(),
-        succ: succ.id(),
+/// A dependency declared between tasks or tags (`task::observer`), recorded by the
+/// recorder in use.
+pub(crate) fn dependency(d: Dependency) {
+    super::recorder::ambient(match d {
+        Dependency::Task { pred, succ } => What::Dep { pred, succ },
+        Dependency::End { pred, succ } => What::EndDep { pred, succ },
+        Dependency::Tag { tag, dep } => What::TagDep { tag, dep },
     });
-}
-
-/// `succ`'s end waits for `pred`'s end (`starpu_task_declare_end_deps`).
-#[inline]
-pub(crate) fn end_dependency(pred: &Task, succ: &Task) {
-    super::recorder::ambient(What::EndDep {
-        pred: pred.id(),
-        succ: succ.id(),
-    });
-}
-
-/// Tag `tag` waits for tag `dep` (`starpu_tag_declare_deps`).
-#[inline]
-pub(crate) fn tag_dependency(tag: u64, dep: u64) {
-    super::recorder::ambient(What::TagDep { tag, dep });
 }

@@ -25,7 +25,6 @@ pub mod model;
 mod recorder;
 
 pub use event::{RawEvent, WaitKind, What};
-pub(crate) use hooks::{dependency, end_dependency, tag_dependency};
 pub use recorder::Recorder;
 // Set in `Config`; where the trace goes is read here.
 pub use crate::config::TraceOutput;

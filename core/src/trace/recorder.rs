@@ -207,6 +207,7 @@ impl Recorder {
                     spare.push(Chunk::new());
                 }
                 ACTIVE.fetch_add(1, Ordering::SeqCst);
+                crate::task::observer::observe_dependencies(super::hooks::dependency);
             } else {
                 ACTIVE.fetch_sub(1, Ordering::SeqCst);
             }

@@ -2,8 +2,8 @@
 //! lines `ldy` elements apart, planes `ldz` elements apart.
 
 use super::Interface;
-use crate::data::hash::crc32c_be;
 use crate::error::Result;
+use crate::hash::crc32c_be;
 use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 

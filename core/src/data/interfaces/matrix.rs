@@ -2,8 +2,8 @@
 //! starting `ld` elements after column `j-1` (column-major with a leading dimension).
 
 use super::Interface;
-use crate::data::hash::crc32c_be;
 use crate::error::Result;
+use crate::hash::crc32c_be;
 use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 

@@ -8,8 +8,8 @@
 //! (`task::multiformat` runs the conversion codelets when a task needs the other one).
 
 use super::Interface;
-use crate::data::hash::crc32c_be;
 use crate::error::{Error, Result};
+use crate::hash::crc32c_be;
 use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 use std::ffi::c_void;

@@ -1,8 +1,8 @@
 //! `struct starpu_tensor_interface`: a 4-D array with leading dimensions `ldy`, `ldz`, `ldt`.
 
 use super::Interface;
-use crate::data::hash::crc32c_be;
 use crate::error::Result;
+use crate::hash::crc32c_be;
 use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 

@@ -1,8 +1,8 @@
 //! `struct starpu_variable_interface`: one element of `elemsize` bytes.
 
 use super::Interface;
-use crate::data::hash::crc32c_be;
 use crate::error::Result;
+use crate::hash::crc32c_be;
 use crate::memory::{Copier, Loc, Node};
 use libc::size_t;
 

@@ -217,6 +217,10 @@ impl Runtime {
     /// Whether worker `id`, basic or combined, may run implementation `nimpl` of `task`
     /// (`starpu_combined_worker_can_execute_task`).
     pub fn combined_worker_can_execute(&self, id: usize, task: &Task, nimpl: usize) -> bool {
-        crate::parallel::combined_worker_can_execute(self, id, task, nimpl)
+        if id < self.workers.len() {
+            return self.impl_allowed(task, id, nimpl);
+        }
+        self.combined_worker(id)
+            .is_some_and(|c| crate::parallel::combined_can_execute(&c, task, nimpl))
     }
 }

@@ -4,7 +4,7 @@
 //! colour, else the hashed one (`-c`), else StarPU's "Executing" green.
 
 use super::Options;
-use crate::data::hash::crc32c_string;
+use crate::hash::crc32c_string;
 use crate::trace::model::TaskInfo;
 use crate::trace::Trace;
 use crate::worker::WorkerKind;
