@@ -206,6 +206,20 @@ fn matrix_layouts_that_overlap_are_refused_at_registration() {
         rt.register_matrix(vec![0i8; 5], 3, 2, 3).is_err(),
         "too short"
     );
+    // An empty layout needs no element, but its sizes must still fit StarPU's fields; the
+    // error names the one that does not.
+    let e = rt
+        .register_matrix(Vec::<i8>::new(), 0, 1, 1 << 33)
+        .unwrap_err();
+    assert!(e.message.contains("ld 8589934592 is too large"), "{e}");
+    let e = rt
+        .register_block(Vec::<i8>::new(), [1, 0, 1], [1, 1 << 32])
+        .unwrap_err();
+    assert!(e.message.contains("ldz 4294967296 is too large"), "{e}");
+    let e = rt
+        .register_tensor(Vec::<i8>::new(), [0, 1, 1, 1], [1 << 32, 1, 1])
+        .unwrap_err();
+    assert!(e.message.contains("leading dimension 4294967296"), "{e}");
     rt.shutdown();
 }
 

@@ -353,12 +353,12 @@ mod tests {
     use crate::data::{AccessMode, AcquireNode};
     use crate::task::Codelet;
 
-    #[test]
-    fn the_report_names_held_data_and_missing_tags() {
+    /// One worker, a watchdog whose thread never reports during a test (the tests ask for
+    /// the report themselves).
+    fn watched_runtime() -> Arc<Runtime> {
         let config = Config {
             ncpus: Some(1),
             silent: true,
-            // Long enough that the thread itself never reports during the test.
             watchdog: Some(WatchdogConfig {
                 timeout: Duration::from_secs(3600),
                 crash: false,
@@ -366,7 +366,12 @@ mod tests {
             }),
             ..Config::default()
         };
-        let rt = Runtime::start(config).unwrap();
+        Runtime::start(config).unwrap()
+    }
+
+    #[test]
+    fn the_report_names_held_data_and_missing_tags() {
+        let rt = watched_runtime();
         let x = rt.register_variable(1i32).unwrap();
         rt.acquire(
             &x,
@@ -405,17 +410,7 @@ mod tests {
 
     #[test]
     fn the_report_names_a_tag_the_application_waits_for_in_vain() {
-        let config = Config {
-            ncpus: Some(1),
-            silent: true,
-            watchdog: Some(WatchdogConfig {
-                timeout: Duration::from_secs(3600),
-                crash: false,
-                delay: Duration::ZERO,
-            }),
-            ..Config::default()
-        };
-        let rt = Runtime::start(config).unwrap();
+        let rt = watched_runtime();
         let waiter = {
             let rt = rt.clone();
             std::thread::spawn(move || rt.tag_wait(&[77]))

@@ -39,6 +39,9 @@ pub type ChildOpsFn = dyn Fn(usize) -> Option<&'static dyn InterfaceOps> + Send 
 /// (StarPU's `get_nchildren`).
 pub type CountFn = dyn Fn(&DataHandle) -> Result<usize> + Send + Sync;
 
+/// A picking filter of `filters::ndim`: (parent, child, dim, child id, first index).
+type NdimPick<C> = fn(&NdimInterface, &mut C, usize, usize, u64) -> Result<()>;
+
 /// How to cut a handle (StarPU's `struct starpu_data_filter`, in Rust terms).
 ///
 /// ```
@@ -372,40 +375,35 @@ impl Filter {
         Filter::checked::<NdimInterface, VariableInterface>(1, ndim::to_variable)
     }
 
+    /// `n` children of type `C`, made by `pick` from index `first` of `dim` on.
+    fn ndim_pick<C: Interface>(n: usize, dim: usize, first: u64, pick: NdimPick<C>) -> Filter {
+        Filter::checked::<NdimInterface, C>(n, move |p, c, id, _| pick(p, c, dim, id, first))
+    }
+
     /// `starpu_ndim_filter_pick_ndim`: `n` (n-1)-dimension arrays from index `first` of
     /// `dim`.
     pub fn ndim_pick_ndim(n: usize, dim: usize, first: u64) -> Filter {
-        Filter::checked::<NdimInterface, NdimInterface>(n, move |p, c, id, _| {
-            ndim::pick_ndim(p, c, dim, id, first)
-        })
+        Filter::ndim_pick(n, dim, first, ndim::pick_ndim)
     }
 
     /// `starpu_ndim_filter_5d_pick_tensor`.
     pub fn ndim_pick_tensor(n: usize, dim: usize, first: u64) -> Filter {
-        Filter::checked::<NdimInterface, TensorInterface>(n, move |p, c, id, _| {
-            ndim::pick_tensor(p, c, dim, id, first)
-        })
+        Filter::ndim_pick(n, dim, first, ndim::pick_tensor)
     }
 
     /// `starpu_ndim_filter_4d_pick_block`.
     pub fn ndim_pick_block(n: usize, dim: usize, first: u64) -> Filter {
-        Filter::checked::<NdimInterface, BlockInterface>(n, move |p, c, id, _| {
-            ndim::pick_block(p, c, dim, id, first)
-        })
+        Filter::ndim_pick(n, dim, first, ndim::pick_block)
     }
 
     /// `starpu_ndim_filter_3d_pick_matrix`.
     pub fn ndim_pick_matrix(n: usize, dim: usize, first: u64) -> Filter {
-        Filter::checked::<NdimInterface, MatrixInterface>(n, move |p, c, id, _| {
-            ndim::pick_matrix(p, c, dim, id, first)
-        })
+        Filter::ndim_pick(n, dim, first, ndim::pick_matrix)
     }
 
     /// `starpu_ndim_filter_2d_pick_vector`.
     pub fn ndim_pick_vector(n: usize, dim: usize, first: u64) -> Filter {
-        Filter::checked::<NdimInterface, VectorInterface>(n, move |p, c, id, _| {
-            ndim::pick_vector(p, c, dim, id, first)
-        })
+        Filter::ndim_pick(n, dim, first, ndim::pick_vector)
     }
 
     /// `starpu_ndim_filter_1d_pick_variable`: `n` variables from element `first`.

@@ -112,6 +112,58 @@ pub(crate) fn check_no_plans(h: &DataHandle, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a gathering node that does not exist.
+pub(crate) fn check_node(parent: &DataHandle, node: Option<NodeId>) -> Result<()> {
+    match node {
+        Some(n) if parent.memory().kind(n).is_none() => {
+            Err(Error::invalid(format!("no memory node {n}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The plan of `parent` whose children are exactly `children` (in any order).
+pub(crate) fn find_plan(
+    parent: &DataHandle,
+    children: &[DataHandle],
+    what: &str,
+) -> Result<Arc<Plan>> {
+    let first = children
+        .first()
+        .ok_or_else(|| Error::invalid(format!("{what}: no children given (nparts is 0)")))?;
+    let plan = member_plan(first).ok_or_else(|| {
+        Error::invalid(format!(
+            "{what}: data {} is not a child of a partition plan (or its plan was cleaned)",
+            first.label()
+        ))
+    })?;
+    if !plan.parent.ptr_eq(&Arc::downgrade(&parent.0)) {
+        return Err(Error::invalid(format!(
+            "{what}: child {} was planned from another data than {}",
+            first.label(),
+            parent.label()
+        )));
+    }
+    if children.len() != plan.children.len() {
+        return Err(Error::invalid(format!(
+            "{what}: the plan has {} children, {} given",
+            plan.children.len(),
+            children.len()
+        )));
+    }
+    for (i, c) in children.iter().enumerate() {
+        let mine = member_plan(c).is_some_and(|p| Arc::ptr_eq(&p, &plan));
+        let twice = children[..i].iter().any(|d| d.ptr_eq(c));
+        if !mine || twice {
+            return Err(Error::invalid(format!(
+                "{what}: child {i} ({}) is not one of the plan's children, or is given twice",
+                c.label()
+            )));
+        }
+    }
+    Ok(plan)
+}
+
 /// How a switch between views is submitted (the `_sequential_consistency` and `_cb`
 /// variants of StarPU's calls).
 #[derive(Default)]

@@ -4,7 +4,9 @@
 //! The plans themselves are data (`data/partition/plan.rs`).
 
 mod implicit;
+mod request;
 mod switch;
 
 pub(crate) use implicit::{before_submit, before_unregister};
+pub(crate) use request::Request;
 pub(crate) use switch::Switcher;

@@ -36,6 +36,37 @@ enum Forget {
     Children,
 }
 
+/// The switches: each accesses the parent and the children in its own modes and leaves
+/// some replicas without value.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// The parent's value goes to the children of a read-write plan.
+    Partition,
+    /// The children of a read-only plan get the parent's value; both stay readable.
+    PartitionReadonly,
+    /// The only read-only plan becomes read-write.
+    Upgrade,
+    /// The children's value comes back to the parent; both stay readable.
+    GatherReadonly,
+    /// The children's value comes back to the parent; the children hold none.
+    Unpartition,
+}
+
+impl Kind {
+    /// The switch task's name, the modes of the parent and of the children, and what
+    /// holds no value afterwards.
+    fn task(self) -> (&'static str, AccessMode, AccessMode, Forget) {
+        use AccessMode as M;
+        match self {
+            Kind::Partition => ("partition", M::RW, M::W, Forget::Parent),
+            Kind::PartitionReadonly => ("partition", M::R, M::W, Forget::Nothing),
+            Kind::Upgrade => ("partition_upgrade", M::RW, M::W, Forget::Parent),
+            Kind::GatherReadonly => ("unpartition_readonly", M::W, M::R, Forget::Nothing),
+            Kind::Unpartition => ("unpartition", M::W, M::RW, Forget::Children),
+        }
+    }
+}
+
 /// One switch task.
 struct Switch<'s> {
     name: &'static str,
@@ -50,25 +81,19 @@ struct Switch<'s> {
 }
 
 impl<'s> Switch<'s> {
-    /// The switch between `parent` and `plan`'s children, accessed in `modes` (parent's,
-    /// children's), with `opts` (or the parent's flag and the plan's gathering node).
-    fn of(
-        name: &'static str,
-        parent: &'s DataHandle,
-        plan: &'s Plan,
-        modes: (AccessMode, AccessMode),
-        forget: Forget,
-        opts: SwitchOptions,
-    ) -> Switch<'s> {
+    /// The switch of `kind` between `parent` and `plan`'s children, with `opts` (or the
+    /// parent's flag and the plan's gathering node).
+    fn of(kind: Kind, parent: &'s DataHandle, plan: &'s Plan, opts: SwitchOptions) -> Switch<'s> {
+        let (name, parent_mode, child_mode, forget) = kind.task();
         Switch {
             name,
             parent,
-            parent_mode: modes.0,
+            parent_mode,
             parent_seq: opts
                 .sequential_consistency
                 .unwrap_or(parent.sequential_consistency()),
             children: &plan.children,
-            child_mode: modes.1,
+            child_mode,
             node: opts.gathering_node.unwrap_or(plan.gather),
             forget,
             callback: opts.callback,
@@ -96,6 +121,14 @@ impl Drop for Switcher<'_> {
 
 fn internal(what: &str) -> Error {
     Error::invalid(format!("partition plans: inconsistent view ({what})"))
+}
+
+/// The default options, gathering on `node` (`None`: the plan's node).
+fn gathering_at(node: Option<NodeId>) -> SwitchOptions {
+    SwitchOptions {
+        gathering_node: node,
+        ..SwitchOptions::default()
+    }
 }
 
 /// Marks every replica of `h` as holding no value (buffers stay: they are views).
@@ -181,12 +214,12 @@ impl<'a> Switcher<'a> {
             }
             _ => return Err(internal("partitioning a partitioned parent")),
         };
-        let (modes, forget) = if readonly {
-            ((AccessMode::R, AccessMode::W), Forget::Nothing)
+        let kind = if readonly {
+            Kind::PartitionReadonly
         } else {
-            ((AccessMode::RW, AccessMode::W), Forget::Parent)
+            Kind::Partition
         };
-        self.submit(Switch::of("partition", parent, plan, modes, forget, opts))?;
+        self.submit(Switch::of(kind, parent, plan, opts))?;
         links(parent).active = next;
         Ok(())
     }
@@ -194,11 +227,9 @@ impl<'a> Switcher<'a> {
     /// The only read-only plan of `parent` becomes read-write.
     pub(crate) fn upgrade(&mut self, parent: &DataHandle, plan: &Arc<Plan>) -> Result<()> {
         self.submit(Switch::of(
-            "partition_upgrade",
+            Kind::Upgrade,
             parent,
             plan,
-            (AccessMode::RW, AccessMode::W),
-            Forget::Parent,
             SwitchOptions::default(),
         ))?;
         links(parent).active = Active::ReadWrite(plan.clone());
@@ -231,14 +262,7 @@ impl<'a> Switcher<'a> {
         plan: &Arc<Plan>,
         opts: SwitchOptions,
     ) -> Result<()> {
-        self.submit(Switch::of(
-            "unpartition_readonly",
-            parent,
-            plan,
-            (AccessMode::W, AccessMode::R),
-            Forget::Nothing,
-            opts,
-        ))
+        self.submit(Switch::of(Kind::GatherReadonly, parent, plan, opts))
     }
 
     /// Deactivates `plan` of `parent`, gathering its children (and theirs, first).
@@ -263,14 +287,7 @@ impl<'a> Switcher<'a> {
             }
             _ => return Err(internal("unpartitioning a plan that is not active")),
         };
-        self.submit(Switch::of(
-            "unpartition",
-            parent,
-            plan,
-            (AccessMode::W, AccessMode::RW),
-            Forget::Children,
-            opts,
-        ))?;
+        self.submit(Switch::of(Kind::Unpartition, parent, plan, opts))?;
         links(parent).active = next;
         Ok(())
     }
@@ -283,11 +300,7 @@ impl<'a> Switcher<'a> {
             Active::ReadOnly(l) => l,
         };
         for p in plans {
-            let opts = SwitchOptions {
-                gathering_node: node,
-                ..SwitchOptions::default()
-            };
-            self.unpartition(h, &p, opts)?;
+            self.unpartition(h, &p, gathering_at(node))?;
         }
         Ok(())
     }
@@ -301,11 +314,7 @@ impl<'a> Switcher<'a> {
         node: Option<NodeId>,
     ) -> Result<()> {
         if active(parent).has(plan) {
-            let opts = SwitchOptions {
-                gathering_node: node,
-                ..SwitchOptions::default()
-            };
-            self.unpartition(parent, plan, opts)?;
+            self.unpartition(parent, plan, gathering_at(node))?;
         }
         for c in &plan.children {
             let sub = links_if_any(c).map(|l| l.plans.clone()).unwrap_or_default();

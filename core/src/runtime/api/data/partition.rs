@@ -3,7 +3,7 @@
 //! it is gathered back.
 
 use crate::data::hstate;
-use crate::data::partition::plan::{active, links, member_plan, Active, Plan};
+use crate::data::partition::plan::{check_node, find_plan, links, Plan};
 use crate::data::partition::{check_filter, main_node, make_children};
 use crate::data::{registry, DataHandle};
 use crate::data::{AccessMode, Filter, SwitchOptions};
@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::memory::NodeId;
 use crate::runtime::Runtime;
 use crate::task::acquire::wait_idle;
-use crate::task::partition::Switcher;
+use crate::task::partition::{Request, Switcher};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -165,27 +165,7 @@ impl Runtime {
         children: &[DataHandle],
         opts: SwitchOptions,
     ) -> Result<()> {
-        let mut sw = Switcher::begin(self);
-        let plan = find_plan(parent, children, "partition submission")?;
-        match active(parent) {
-            Active::Whole => {}
-            Active::ReadWrite(p) if Arc::ptr_eq(&p, &plan) => {
-                return Err(Error::invalid(format!(
-                    "partition submission: data {} is already partitioned with this plan",
-                    parent.label()
-                )))
-            }
-            _ => {
-                return Err(Error::invalid(format!(
-                    "partition submission: data {} has another partitioning active \
-                     (unpartition it first; one read-write partitioning at a time, not \
-                     alongside read-only ones)",
-                    parent.label()
-                )))
-            }
-        }
-        sw.activate(parent, true)?;
-        sw.partition(parent, &plan, false, opts)
+        Switcher::begin(self).request(Request::Partition, parent, children, opts)
     }
 
     /// Adds the read-only view of a plan (`starpu_data_partition_readonly_submit`): the
@@ -207,26 +187,7 @@ impl Runtime {
         children: &[DataHandle],
         opts: SwitchOptions,
     ) -> Result<()> {
-        let mut sw = Switcher::begin(self);
-        let plan = find_plan(parent, children, "read-only partition submission")?;
-        match active(parent) {
-            Active::ReadWrite(_) => {
-                return Err(Error::invalid(format!(
-                    "read-only partition submission: data {} is partitioned read-write \
-                     (downgrade or unpartition it first)",
-                    parent.label()
-                )))
-            }
-            a if a.has(&plan) => {
-                return Err(Error::invalid(format!(
-                    "read-only partition submission: this plan of data {} is active already",
-                    parent.label()
-                )))
-            }
-            _ => {}
-        }
-        sw.activate(parent, false)?;
-        sw.partition(parent, &plan, true, opts)
+        Switcher::begin(self).request(Request::PartitionReadonly, parent, children, opts)
     }
 
     /// Turns the only read-only view of `parent` into a read-write one
@@ -236,26 +197,7 @@ impl Runtime {
         parent: &DataHandle,
         children: &[DataHandle],
     ) -> Result<()> {
-        let mut sw = Switcher::begin(self);
-        let plan = find_plan(parent, children, "read-write upgrade")?;
-        match active(parent) {
-            Active::ReadOnly(l) if l.len() == 1 && Arc::ptr_eq(&l[0], &plan) => {}
-            Active::ReadOnly(l) if l.iter().any(|p| Arc::ptr_eq(p, &plan)) => {
-                return Err(Error::invalid(format!(
-                    "read-write upgrade: data {} has other read-only partitionings active \
-                     (unpartition them first)",
-                    parent.label()
-                )))
-            }
-            _ => {
-                return Err(Error::invalid(format!(
-                    "read-write upgrade: this plan of data {} is not active read-only",
-                    parent.label()
-                )))
-            }
-        }
-        sw.activate(parent, true)?;
-        sw.upgrade(parent, &plan)
+        Switcher::begin(self).request(Request::Upgrade, parent, children, SwitchOptions::default())
     }
 
     /// Turns the read-write view of `parent` into a read-only one, the parent readable
@@ -265,18 +207,12 @@ impl Runtime {
         parent: &DataHandle,
         children: &[DataHandle],
     ) -> Result<()> {
-        let mut sw = Switcher::begin(self);
-        let plan = find_plan(parent, children, "read-only downgrade")?;
-        match active(parent) {
-            Active::ReadWrite(p) if Arc::ptr_eq(&p, &plan) => {}
-            _ => {
-                return Err(Error::invalid(format!(
-                    "read-only downgrade: this plan of data {} is not active read-write",
-                    parent.label()
-                )))
-            }
-        }
-        sw.downgrade(parent, &plan, SwitchOptions::default())
+        Switcher::begin(self).request(
+            Request::Downgrade,
+            parent,
+            children,
+            SwitchOptions::default(),
+        )
     }
 
     /// Gathers the children of an active plan back into `parent`
@@ -293,16 +229,7 @@ impl Runtime {
         children: &[DataHandle],
         opts: SwitchOptions,
     ) -> Result<()> {
-        let mut sw = Switcher::begin(self);
-        let plan = find_plan(parent, children, "unpartition submission")?;
-        if !active(parent).has(&plan) {
-            return Err(Error::invalid(format!(
-                "unpartition submission: this plan of data {} is not active",
-                parent.label()
-            )));
-        }
-        check_node(parent, opts.gathering_node)?;
-        sw.unpartition(parent, &plan, opts)
+        Switcher::begin(self).request(Request::Unpartition, parent, children, opts)
     }
 
     /// Gathers the children of an active plan into `parent` and keeps them readable: the
@@ -322,17 +249,7 @@ impl Runtime {
         children: &[DataHandle],
         opts: SwitchOptions,
     ) -> Result<()> {
-        let mut sw = Switcher::begin(self);
-        let plan = find_plan(parent, children, "read-only unpartition submission")?;
-        check_node(parent, opts.gathering_node)?;
-        match active(parent) {
-            Active::ReadWrite(p) if Arc::ptr_eq(&p, &plan) => sw.downgrade(parent, &plan, opts),
-            a if a.has(&plan) => sw.gather_readonly(parent, &plan, opts),
-            _ => Err(Error::invalid(format!(
-                "read-only unpartition submission: this plan of data {} is not active",
-                parent.label()
-            ))),
-        }
+        Switcher::begin(self).request(Request::UnpartitionReadonly, parent, children, opts)
     }
 
     /// Gathers every active plan of `h`, and of its children recursively
@@ -368,51 +285,4 @@ impl Runtime {
         let _lock = Switcher::lock();
         links(h).manual = !automatic;
     }
-}
-
-fn check_node(parent: &DataHandle, node: Option<NodeId>) -> Result<()> {
-    match node {
-        Some(n) if parent.memory().kind(n).is_none() => {
-            Err(Error::invalid(format!("no memory node {n}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The plan of `parent` whose children are exactly `children` (in any order).
-fn find_plan(parent: &DataHandle, children: &[DataHandle], what: &str) -> Result<Arc<Plan>> {
-    let first = children
-        .first()
-        .ok_or_else(|| Error::invalid(format!("{what}: no children given (nparts is 0)")))?;
-    let plan = member_plan(first).ok_or_else(|| {
-        Error::invalid(format!(
-            "{what}: data {} is not a child of a partition plan (or its plan was cleaned)",
-            first.label()
-        ))
-    })?;
-    if !plan.parent.ptr_eq(&Arc::downgrade(&parent.0)) {
-        return Err(Error::invalid(format!(
-            "{what}: child {} was planned from another data than {}",
-            first.label(),
-            parent.label()
-        )));
-    }
-    if children.len() != plan.children.len() {
-        return Err(Error::invalid(format!(
-            "{what}: the plan has {} children, {} given",
-            plan.children.len(),
-            children.len()
-        )));
-    }
-    for (i, c) in children.iter().enumerate() {
-        let mine = member_plan(c).is_some_and(|p| Arc::ptr_eq(&p, &plan));
-        let twice = children[..i].iter().any(|d| d.ptr_eq(c));
-        if !mine || twice {
-            return Err(Error::invalid(format!(
-                "{what}: child {i} ({}) is not one of the plan's children, or is given twice",
-                c.label()
-            )));
-        }
-    }
-    Ok(plan)
 }

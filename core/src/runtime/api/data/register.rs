@@ -39,6 +39,9 @@ fn dense_span(dims: &[usize], lds: &[usize]) -> Result<usize> {
     Ok(last + 1)
 }
 
+/// Dimensions named by their kind alone in errors.
+const UNNAMED: (&[&str], &[&str]) = (&[], &[]);
+
 fn check_len(len: usize, needed: usize) -> Result<()> {
     if len < needed {
         return Err(Error::invalid(format!(
@@ -88,72 +91,48 @@ impl Runtime {
     /// elements starting at `y * ld`.
     pub fn register_matrix<T: Element, B: Buffer<T>>(
         &self,
-        mut data: B,
+        data: B,
         nx: usize,
         ny: usize,
         ld: usize,
     ) -> Result<DataHandle> {
-        check_len(data.len(), dense_span(&[nx, ny], &[ld])?)?;
-        let iface = MatrixInterface::new(
-            data.as_mut_ptr() as usize,
-            u32_of("ld", ld)?,
-            u32_of("nx", nx)?,
-            u32_of("ny", ny)?,
-            std::mem::size_of::<T>(),
-        );
-        // SAFETY: `data` owns the elements (length checked) and is kept with the handle.
-        unsafe { self.register_owned(iface, T::KIND, Box::new(data)) }
+        let names = (&["nx", "ny"][..], &["ld"][..]);
+        self.register_dense(data, &[nx, ny], &[ld], names, |ptr, d, l, size| {
+            MatrixInterface::new(ptr, l[0], d[0], d[1], size)
+        })
     }
 
     /// Registers an `nx` x `ny` x `nz` block over `data` with leading dimensions
     /// `ldy` (between rows) and `ldz` (between planes).
     pub fn register_block<T: Element, B: Buffer<T>>(
         &self,
-        mut data: B,
-        [nx, ny, nz]: [usize; 3],
-        [ldy, ldz]: [usize; 2],
+        data: B,
+        dims: [usize; 3],
+        lds: [usize; 2],
     ) -> Result<DataHandle> {
-        check_len(data.len(), dense_span(&[nx, ny, nz], &[ldy, ldz])?)?;
-        let iface = BlockInterface::new(
-            data.as_mut_ptr() as usize,
-            u32_of("ldy", ldy)?,
-            u32_of("ldz", ldz)?,
-            u32_of("nx", nx)?,
-            u32_of("ny", ny)?,
-            u32_of("nz", nz)?,
-            std::mem::size_of::<T>(),
-        );
-        // SAFETY: as for `register_matrix`.
-        unsafe { self.register_owned(iface, T::KIND, Box::new(data)) }
+        let names = (&["nx", "ny", "nz"][..], &["ldy", "ldz"][..]);
+        self.register_dense(data, &dims, &lds, names, |ptr, d, l, size| {
+            BlockInterface::new(ptr, l[0], l[1], d[0], d[1], d[2], size)
+        })
     }
 
     /// Registers a four-dimensional tensor over `data`.
     pub fn register_tensor<T: Element, B: Buffer<T>>(
         &self,
-        mut data: B,
+        data: B,
         dims: [usize; 4],
         lds: [usize; 3],
     ) -> Result<DataHandle> {
-        check_len(data.len(), dense_span(&dims, &lds)?)?;
-        let mut d = [0u32; 4];
-        for (o, v) in d.iter_mut().zip(dims) {
-            *o = u32_of("dimension", v)?;
-        }
-        let mut l = [0u32; 3];
-        for (o, v) in l.iter_mut().zip(lds) {
-            *o = u32_of("leading dimension", v)?;
-        }
-        let iface =
-            TensorInterface::new(data.as_mut_ptr() as usize, l, d, std::mem::size_of::<T>());
-        // SAFETY: as for `register_matrix`.
-        unsafe { self.register_owned(iface, T::KIND, Box::new(data)) }
+        self.register_dense(data, &dims, &lds, UNNAMED, |ptr, d, l, size| {
+            TensorInterface::new(ptr, [l[0], l[1], l[2]], [d[0], d[1], d[2], d[3]], size)
+        })
     }
 
     /// Registers an array of `dims.len()` dimensions over `data`; `lds[k]` is the distance
     /// between consecutive indices of dimension `k + 1` (dimension 0 is contiguous).
     pub fn register_ndim<T: Element, B: Buffer<T>>(
         &self,
-        mut data: B,
+        data: B,
         dims: &[usize],
         lds: &[usize],
     ) -> Result<DataHandle> {
@@ -165,22 +144,35 @@ impl Runtime {
                 lds.len()
             )));
         }
+        self.register_dense(data, dims, lds, UNNAMED, |ptr, d, l, size| {
+            let ldn: Vec<u32> = std::iter::once(1).chain(l.iter().copied()).collect();
+            NdimInterface::new(ptr, d, &ldn, size)
+        })
+    }
+
+    /// Registers `data`, laid out in `dims` with leading dimensions `lds` (checked against
+    /// its length; `names` name them in errors), as the interface `describe` makes of its
+    /// address, the sizes as `u32` and the element size.
+    fn register_dense<T: Element, B: Buffer<T>, I: Interface>(
+        &self,
+        mut data: B,
+        dims: &[usize],
+        lds: &[usize],
+        names: (&[&str], &[&str]),
+        describe: impl FnOnce(usize, &[u32], &[u32], usize) -> I,
+    ) -> Result<DataHandle> {
         check_len(data.len(), dense_span(dims, lds)?)?;
-        let nn = dims
-            .iter()
-            .map(|&d| u32_of("dimension", d))
-            .collect::<Result<Vec<_>>>()?;
-        let mut ldn = vec![1u32];
-        for &l in lds {
-            ldn.push(u32_of("leading dimension", l)?);
-        }
-        let iface = NdimInterface::new(
-            data.as_mut_ptr() as usize,
-            &nn,
-            &ldn,
-            std::mem::size_of::<T>(),
-        );
-        // SAFETY: as for `register_matrix`.
+        let narrow = |values: &[usize], names: &[&str], what: &'static str| {
+            values
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| u32_of(names.get(k).copied().unwrap_or(what), v))
+                .collect::<Result<Vec<u32>>>()
+        };
+        let d = narrow(dims, names.0, "dimension")?;
+        let l = narrow(lds, names.1, "leading dimension")?;
+        let iface = describe(data.as_mut_ptr() as usize, &d, &l, std::mem::size_of::<T>());
+        // SAFETY: `data` owns the elements (length checked) and is kept with the handle.
         unsafe { self.register_owned(iface, T::KIND, Box::new(data)) }
     }
 
