@@ -28,7 +28,8 @@
 //!    partition switching.
 //! 7. `bound`, then the observers `profiling`, `counters`, `trace`: they read tasks.
 //! 8. `sched`, `knobs`: policies and contexts, which see workers and tasks through
-//!    [`sched::SchedView`]; then `parallel` (combined workers, parallel tasks).
+//!    [`sched::SchedView`] (contexts see their runtime through `ContextHost`); then
+//!    `parallel` (combined workers, parallel tasks).
 //! 9. `drivers`, then `runtime`: worker threads, composition, life cycle, the process-wide
 //!    instance, and the API methods of [`Runtime`].
 //!

@@ -44,9 +44,8 @@ const KNOWN: &[(&str, &str)] = &[
     ("data", "task"),
     // The performance-model layer reads tasks (footprints, per-task records).
     ("perfmodel", "task"),
-    // Knobs and policies read the runtime's state instead of a view trait.
+    // Knobs read the runtime's state instead of a view trait.
     ("knobs", "runtime"),
-    ("sched", "runtime"),
     // Tasks call up into the runtime (submission, completion).
     ("task", "runtime"),
 ];

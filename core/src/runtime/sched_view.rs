@@ -1,10 +1,15 @@
 //! What policies see of the runtime: `SchedView`, implemented by the runtime.
 
+use crate::error::Result;
 use crate::memory::NodeId;
 use crate::perfmodel::{self, PerfArch};
 use crate::runtime::Runtime;
-use crate::sched::{Expected, SchedView};
+use crate::sched::contexts::{ContextHost, Contexts};
+use crate::sched::{Expected, Policy, SchedView};
 use crate::task::Task;
+use crate::topology::Topology;
+use crate::worker::Worker;
+use std::sync::atomic::Ordering;
 
 impl SchedView for Runtime {
     fn nworkers(&self) -> usize {
@@ -68,5 +73,36 @@ impl SchedView for Runtime {
                     .request(node, crate::memory::Level::TaskPrefetch, task.priority());
             }
         }
+    }
+}
+
+/// What the scheduling contexts need of the runtime (`sched/contexts.rs`).
+impl ContextHost for Runtime {
+    fn contexts(&self) -> &Contexts {
+        &self.contexts
+    }
+    fn global_policy(&self) -> &dyn Policy {
+        &*self.policy
+    }
+    fn workers(&self) -> &[Worker] {
+        &self.workers
+    }
+    fn topology(&self) -> &Topology {
+        &self.topology
+    }
+    fn check_accepting(&self) -> Result<()> {
+        Runtime::check_accepting(self)
+    }
+    fn is_stopping(&self) -> bool {
+        Runtime::is_stopping(self)
+    }
+    fn any_sleeping(&self) -> bool {
+        self.nsleeping.load(Ordering::SeqCst) != 0
+    }
+    fn choose_impl(&self, task: &Task, w: usize) -> Option<usize> {
+        Runtime::choose_impl(self, task, w)
+    }
+    fn context_created(&self, id: u32) {
+        self.ctx_counts.reset(id);
     }
 }

@@ -39,8 +39,9 @@ use super::{Policy, PolicyFactory, SchedView};
 use crate::error::{Error, Result};
 use crate::memory::NodeId;
 use crate::perfmodel::PerfArch;
-use crate::runtime::Runtime;
 use crate::task::{Task, TaskRef};
+use crate::topology::Topology;
+use crate::worker::Worker;
 use std::cell::Cell;
 use std::sync::atomic::{fence, AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -52,6 +53,25 @@ pub const MAX_CONTEXTS: usize = 10;
 /// The global context's id (`STARPU_GLOBAL_SCHED_CTX`).
 pub const GLOBAL: u32 = 0;
 const NONE: u32 = u32::MAX;
+
+/// What the contexts need of the runtime that holds them: the view their policies see,
+/// the global policy, the workers and the machine, and the runtime's state.
+pub(crate) trait ContextHost: SchedView {
+    fn contexts(&self) -> &Contexts;
+    /// The policy of the global context.
+    fn global_policy(&self) -> &dyn Policy;
+    fn workers(&self) -> &[Worker];
+    fn topology(&self) -> &Topology;
+    /// An error once the runtime is shut down.
+    fn check_accepting(&self) -> Result<()>;
+    fn is_stopping(&self) -> bool;
+    /// Whether some worker is parked (a push must wake one).
+    fn any_sleeping(&self) -> bool;
+    /// The implementation worker `w` would run of `task`, if any.
+    fn choose_impl(&self, task: &Task, w: usize) -> Option<usize>;
+    /// Context `id` was made: it has no task yet.
+    fn context_created(&self, id: u32);
+}
 
 /// How a context is made: its name, policy and priorities
 /// (`starpu_sched_ctx_create`'s `STARPU_SCHED_CTX_*` arguments).
@@ -231,12 +251,12 @@ impl Contexts {
 
 /// The runtime as the policy of one context sees it: only the context's workers may run
 /// its tasks.
-struct ContextView<'a> {
-    rt: &'a Runtime,
+struct ContextView<'a, H> {
+    rt: &'a H,
     members: u64,
 }
 
-impl SchedView for ContextView<'_> {
+impl<H: ContextHost> SchedView for ContextView<'_, H> {
     fn nworkers(&self) -> usize {
         self.rt.nworkers()
     }
@@ -266,35 +286,40 @@ impl SchedView for ContextView<'_> {
     }
 }
 
-fn ctx_policy<'a>(rt: &'a Runtime, ctx: &'a Context) -> &'a dyn Policy {
-    ctx.policy.as_deref().unwrap_or(&*rt.policy)
+fn ctx_policy<'a, H: ContextHost>(rt: &'a H, ctx: &'a Context) -> &'a dyn Policy {
+    ctx.policy.as_deref().unwrap_or(rt.global_policy())
 }
 
-pub(crate) fn do_schedule(rt: &Runtime) {
-    let mut released = rt.policy.do_schedule();
-    if rt.contexts.is_active() {
+pub(crate) fn do_schedule(rt: &impl ContextHost) {
+    let mut released = rt.global_policy().do_schedule();
+    if rt.contexts().is_active() {
         for id in 1..MAX_CONTEXTS as u32 {
-            if let Some(p) = rt.contexts.get(id).as_ref().and_then(|c| c.policy.as_ref()) {
+            if let Some(p) = rt
+                .contexts()
+                .get(id)
+                .as_ref()
+                .and_then(|c| c.policy.as_ref())
+            {
                 released |= p.do_schedule();
             }
         }
     }
     if released {
-        for w in &rt.workers {
+        for w in rt.workers() {
             w.wake();
         }
     }
 }
 
 pub(crate) fn create_context(
-    rt: &Runtime,
+    rt: &impl ContextHost,
     workers: &[usize],
     options: ContextOptions,
 ) -> Result<u32> {
     rt.check_accepting()?;
     let what = "scheduling context creation";
     check_worker_list(rt, workers, what)?;
-    let cs = &rt.contexts;
+    let cs = rt.contexts();
     let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
     let Some(id) = (1..MAX_CONTEXTS as u32).find(|&i| cs.get(i).is_none()) else {
         return Err(Error::invalid(format!(
@@ -313,14 +338,14 @@ pub(crate) fn create_context(
         )));
     }
     let policy: Box<dyn Policy> = match &options.custom_policy {
-        Some(f) => (f.0)(id, &rt.workers),
+        Some(f) => (f.0)(id, rt.workers()),
         None => {
             let name = options
                 .policy
                 .as_deref()
                 .filter(|n| !n.is_empty())
                 .unwrap_or(super::DEFAULT_POLICY);
-            super::create(name, &rt.workers)
+            super::create(name, rt.workers())
                 .map_err(|e| Error::invalid(format!("{what}: {}", e.message)))?
         }
     };
@@ -337,7 +362,7 @@ pub(crate) fn create_context(
         nested_in: AtomicU32::new(options.nested_in.unwrap_or(NONE)),
     };
     let ctx = Arc::new(ctx);
-    rt.ctx_counts.reset(id);
+    rt.context_created(id);
     *cs.slots[id as usize]
         .write()
         .unwrap_or_else(|e| e.into_inner()) = Some(ctx.clone());
@@ -353,24 +378,24 @@ pub(crate) fn create_context(
     Ok(id)
 }
 
-fn check_worker_list(rt: &Runtime, workers: &[usize], what: &str) -> Result<()> {
-    if let Some(&w) = workers.iter().find(|&&w| w >= rt.workers.len()) {
+fn check_worker_list(rt: &impl ContextHost, workers: &[usize], what: &str) -> Result<()> {
+    if let Some(&w) = workers.iter().find(|&&w| w >= rt.workers().len()) {
         return Err(Error::invalid(format!(
             "{what}: worker {w} does not exist (there are {} workers)",
-            rt.workers.len()
+            rt.workers().len()
         )));
     }
     Ok(())
 }
 
-pub(crate) fn delete_context(rt: &Runtime, id: u32) -> Result<()> {
+pub(crate) fn delete_context(rt: &impl ContextHost, id: u32) -> Result<()> {
     let what = "scheduling context deletion";
     if id == GLOBAL {
         return Err(Error::invalid(format!(
             "{what}: the global context (0) cannot be deleted"
         )));
     }
-    let cs = &rt.contexts;
+    let cs = rt.contexts();
     let ctx = {
         let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
         let ctx = cs.existing(id, what)?;
@@ -397,22 +422,26 @@ pub(crate) fn delete_context(rt: &Runtime, id: u32) -> Result<()> {
         ctx
     };
     let left = drain(rt, &ctx);
-    rt.push_to_context(left);
+    push_to_context(rt, left);
     ctx_policy(rt, &ctx).deinit();
     Ok(())
 }
 
-pub(crate) fn add_context_workers(rt: &Runtime, id: u32, workers: &[usize]) -> Result<()> {
+pub(crate) fn add_context_workers(rt: &impl ContextHost, id: u32, workers: &[usize]) -> Result<()> {
     check_worker_list(rt, workers, "adding workers to a scheduling context")?;
-    let _g = rt.contexts.change.lock().unwrap_or_else(|e| e.into_inner());
-    rt.contexts
+    let _g = rt
+        .contexts()
+        .change
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    rt.contexts()
         .existing(id, "adding workers to a scheduling context")?;
     join(rt, id, workers);
     Ok(())
 }
 
-fn join(rt: &Runtime, id: u32, workers: &[usize]) {
-    let cs = &rt.contexts;
+fn join(rt: &impl ContextHost, id: u32, workers: &[usize]) {
+    let cs = rt.contexts();
     let Some(ctx) = cs.get(id) else { return };
     let before = ctx.members.fetch_or(bits(workers), Ordering::SeqCst);
     let new = ids(bits(workers) & !before);
@@ -429,14 +458,18 @@ fn join(rt: &Runtime, id: u32, workers: &[usize]) {
     let queued = drain(rt, &ctx);
     push_into(rt, id, &ctx, queued);
     for &w in &new {
-        rt.workers[w].wake();
+        rt.workers()[w].wake();
     }
 }
 
-pub(crate) fn remove_context_workers(rt: &Runtime, id: u32, workers: &[usize]) -> Result<()> {
+pub(crate) fn remove_context_workers(
+    rt: &impl ContextHost,
+    id: u32,
+    workers: &[usize],
+) -> Result<()> {
     let what = "removing workers from a scheduling context";
     check_worker_list(rt, workers, what)?;
-    let cs = &rt.contexts;
+    let cs = rt.contexts();
     let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
     let ctx = cs.existing(id, what)?;
     let before = ctx.members.fetch_and(!bits(workers), Ordering::SeqCst);
@@ -454,34 +487,34 @@ pub(crate) fn remove_context_workers(rt: &Runtime, id: u32, workers: &[usize]) -
     Ok(())
 }
 
-pub(crate) fn set_context_inheritor(rt: &Runtime, id: u32, inheritor: u32) -> Result<()> {
+pub(crate) fn set_context_inheritor(rt: &impl ContextHost, id: u32, inheritor: u32) -> Result<()> {
     let what = "setting a scheduling context's inheritor";
-    let ctx = rt.contexts.existing(id, what)?;
-    rt.contexts.existing(inheritor, what)?;
+    let ctx = rt.contexts().existing(id, what)?;
+    rt.contexts().existing(inheritor, what)?;
     ctx.inheritor.store(inheritor, Ordering::SeqCst);
     Ok(())
 }
 
-pub(crate) fn context_inheritor(rt: &Runtime, id: u32) -> Result<Option<u32>> {
-    let ctx = rt.contexts.existing(id, "context_inheritor")?;
+pub(crate) fn context_inheritor(rt: &impl ContextHost, id: u32) -> Result<Option<u32>> {
+    let ctx = rt.contexts().existing(id, "context_inheritor")?;
     Ok(Some(ctx.inheritor.load(Ordering::SeqCst)).filter(|&i| i != NONE))
 }
 
-pub(crate) fn wake_worker(rt: &Runtime, w: usize) -> bool {
-    rt.workers.get(w).is_some_and(|x| x.wake())
+pub(crate) fn wake_worker(rt: &impl ContextHost, w: usize) -> bool {
+    rt.workers().get(w).is_some_and(|x| x.wake())
 }
 
-pub(crate) fn context_exists(rt: &Runtime, id: u32) -> bool {
-    rt.contexts.get(id).is_some()
+pub(crate) fn context_exists(rt: &impl ContextHost, id: u32) -> bool {
+    rt.contexts().get(id).is_some()
 }
 
-pub(crate) fn context_workers(rt: &Runtime, id: u32) -> Result<Vec<usize>> {
-    let ctx = rt.contexts.existing(id, "context_workers")?;
+pub(crate) fn context_workers(rt: &impl ContextHost, id: u32) -> Result<Vec<usize>> {
+    let ctx = rt.contexts().existing(id, "context_workers")?;
     Ok(ids(ctx.members.load(Ordering::SeqCst)))
 }
 
-pub(crate) fn worker_contexts(rt: &Runtime, w: usize) -> Vec<u32> {
-    let Some(m) = rt.contexts.worker_ctxs.get(w) else {
+pub(crate) fn worker_contexts(rt: &impl ContextHost, w: usize) -> Vec<u32> {
+    let Some(m) = rt.contexts().worker_ctxs.get(w) else {
         return Vec::new();
     };
     let m = m.load(Ordering::SeqCst);
@@ -490,71 +523,71 @@ pub(crate) fn worker_contexts(rt: &Runtime, w: usize) -> Vec<u32> {
         .collect()
 }
 
-pub(crate) fn context_name(rt: &Runtime, id: u32) -> Result<String> {
-    Ok(rt.contexts.existing(id, "context_name")?.name.clone())
+pub(crate) fn context_name(rt: &impl ContextHost, id: u32) -> Result<String> {
+    Ok(rt.contexts().existing(id, "context_name")?.name.clone())
 }
 
-pub(crate) fn context_policy_name(rt: &Runtime, id: u32) -> Result<&'static str> {
-    let ctx = rt.contexts.existing(id, "context_policy_name")?;
+pub(crate) fn context_policy_name(rt: &impl ContextHost, id: u32) -> Result<&'static str> {
+    let ctx = rt.contexts().existing(id, "context_policy_name")?;
     Ok(ctx_policy(rt, &ctx).name())
 }
 
 pub(crate) fn with_context_policy<R>(
-    rt: &Runtime,
+    rt: &impl ContextHost,
     id: u32,
     f: impl FnOnce(&dyn Policy) -> R,
 ) -> Result<R> {
-    let ctx = rt.contexts.existing(id, "context policy")?;
+    let ctx = rt.contexts().existing(id, "context policy")?;
     Ok(f(ctx_policy(rt, &ctx)))
 }
 
-pub(crate) fn context_priority_range(rt: &Runtime, id: u32) -> Result<(i32, i32)> {
-    let ctx = rt.contexts.existing(id, "context_priority_range")?;
+pub(crate) fn context_priority_range(rt: &impl ContextHost, id: u32) -> Result<(i32, i32)> {
+    let ctx = rt.contexts().existing(id, "context_priority_range")?;
     Ok((
         ctx.min_priority.load(Ordering::SeqCst),
         ctx.max_priority.load(Ordering::SeqCst),
     ))
 }
 
-pub(crate) fn set_context_min_priority(rt: &Runtime, id: u32, prio: i32) -> Result<()> {
-    let ctx = rt.contexts.existing(id, "set_context_min_priority")?;
+pub(crate) fn set_context_min_priority(rt: &impl ContextHost, id: u32, prio: i32) -> Result<()> {
+    let ctx = rt.contexts().existing(id, "set_context_min_priority")?;
     ctx.min_priority.store(prio, Ordering::SeqCst);
     Ok(())
 }
 
-pub(crate) fn set_context_max_priority(rt: &Runtime, id: u32, prio: i32) -> Result<()> {
-    let ctx = rt.contexts.existing(id, "set_context_max_priority")?;
+pub(crate) fn set_context_max_priority(rt: &impl ContextHost, id: u32, prio: i32) -> Result<()> {
+    let ctx = rt.contexts().existing(id, "set_context_max_priority")?;
     ctx.max_priority.store(prio, Ordering::SeqCst);
     Ok(())
 }
 
-pub(crate) fn context_nready(rt: &Runtime, id: u32) -> Result<usize> {
-    let ctx = rt.contexts.existing(id, "context_nready")?;
+pub(crate) fn context_nready(rt: &impl ContextHost, id: u32) -> Result<usize> {
+    let ctx = rt.contexts().existing(id, "context_nready")?;
     Ok(ctx_policy(rt, &ctx).ntasks())
 }
 
-pub(crate) fn submission_context(rt: &Runtime, named: Option<u32>) -> Result<u32> {
-    if named.is_none() && !rt.contexts.is_active() {
+pub(crate) fn submission_context(rt: &impl ContextHost, named: Option<u32>) -> Result<u32> {
+    if named.is_none() && !rt.contexts().is_active() {
         return Ok(GLOBAL);
     }
-    Ok(rt.resolve_context(named)?.unwrap_or(GLOBAL))
+    Ok(resolve_context(rt, named)?.unwrap_or(GLOBAL))
 }
 
-pub(crate) fn resolve_context(rt: &Runtime, named: Option<u32>) -> Result<Option<u32>> {
+pub(crate) fn resolve_context(rt: &impl ContextHost, named: Option<u32>) -> Result<Option<u32>> {
     let id = named.or_else(current_context);
     match id {
         None | Some(GLOBAL) => Ok(id),
-        Some(c) if rt.contexts.get(c).is_some() => Ok(Some(c)),
+        Some(c) if rt.contexts().get(c).is_some() => Ok(Some(c)),
         Some(c) => Err(Error::invalid(format!(
             "task submission: scheduling context {c} does not exist"
         ))),
     }
 }
 
-fn drain(rt: &Runtime, ctx: &Context) -> Vec<TaskRef> {
+fn drain(rt: &impl ContextHost, ctx: &Context) -> Vec<TaskRef> {
     let policy = ctx_policy(rt, ctx);
     let mut out = Vec::new();
-    for w in 0..rt.workers.len() {
+    for w in 0..rt.workers().len() {
         while let Some(t) = policy.pop(w, &|_| true) {
             out.push(t);
         }
@@ -562,7 +595,7 @@ fn drain(rt: &Runtime, ctx: &Context) -> Vec<TaskRef> {
     out
 }
 
-fn push_into(rt: &Runtime, id: u32, ctx: &Context, tasks: Vec<TaskRef>) {
+fn push_into(rt: &impl ContextHost, id: u32, ctx: &Context, tasks: Vec<TaskRef>) {
     if tasks.is_empty() {
         return;
     }
@@ -577,8 +610,8 @@ fn push_into(rt: &Runtime, id: u32, ctx: &Context, tasks: Vec<TaskRef>) {
     }
 }
 
-pub(crate) fn push_to_context(rt: &Runtime, tasks: Vec<TaskRef>) {
-    let cs = &rt.contexts;
+pub(crate) fn push_to_context(rt: &impl ContextHost, tasks: Vec<TaskRef>) {
+    let cs = rt.contexts();
     for t in tasks {
         let mut id = t.spec().and_then(|s| s.sched_ctx).unwrap_or(GLOBAL);
         // A deleted context's tasks go to its heir (which may be deleted too).
@@ -604,25 +637,25 @@ pub(crate) fn push_to_context(rt: &Runtime, tasks: Vec<TaskRef>) {
     }
 }
 
-fn wake_in(rt: &Runtime, members: u64, target: Option<usize>) {
+fn wake_in(rt: &impl ContextHost, members: u64, target: Option<usize>) {
     fence(Ordering::SeqCst);
-    if rt.nsleeping.load(Ordering::SeqCst) == 0 {
+    if !rt.any_sleeping() {
         return;
     }
     if let Some(t) = target.filter(|&t| members & (1u64 << t) != 0) {
-        if rt.workers[t].wake() {
+        if rt.workers()[t].wake() {
             return;
         }
     }
     for w in ids(members) {
-        if w < rt.workers.len() && rt.workers[w].wake() {
+        if w < rt.workers().len() && rt.workers()[w].wake() {
             return;
         }
     }
 }
 
-pub(crate) fn pop_from_contexts(rt: &Runtime, w: usize) -> Option<TaskRef> {
-    let cs = &rt.contexts;
+pub(crate) fn pop_from_contexts(rt: &impl ContextHost, w: usize) -> Option<TaskRef> {
+    let cs = rt.contexts();
     if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
         return None;
     }
@@ -643,8 +676,8 @@ pub(crate) fn pop_from_contexts(rt: &Runtime, w: usize) -> Option<TaskRef> {
     None
 }
 
-pub(crate) fn contexts_have_work(rt: &Runtime, w: usize) -> bool {
-    let cs = &rt.contexts;
+pub(crate) fn contexts_have_work(rt: &impl ContextHost, w: usize) -> bool {
+    let cs = rt.contexts();
     if cs.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0 {
         return false;
     }
@@ -657,42 +690,42 @@ pub(crate) fn contexts_have_work(rt: &Runtime, w: usize) -> bool {
     })
 }
 
-pub(crate) fn contexts_ntasks(rt: &Runtime) -> usize {
+pub(crate) fn contexts_ntasks(rt: &impl ContextHost) -> usize {
     (1..MAX_CONTEXTS as u32)
-        .filter_map(|c| rt.contexts.get(c))
+        .filter_map(|c| rt.contexts().get(c))
         .map(|ctx| ctx_policy(rt, &ctx).ntasks())
         .sum()
 }
 
-pub(crate) fn with_task_policy(rt: &Runtime, task: &Task, f: impl FnOnce(&dyn Policy)) {
+pub(crate) fn with_task_policy(rt: &impl ContextHost, task: &Task, f: impl FnOnce(&dyn Policy)) {
     match task
         .spec()
         .and_then(|s| s.sched_ctx)
         .filter(|&c| c != GLOBAL)
     {
-        None => f(&*rt.policy),
+        None => f(rt.global_policy()),
         Some(c) => {
-            if let Some(ctx) = rt.contexts.get(c) {
+            if let Some(ctx) = rt.contexts().get(c) {
                 f(ctx_policy(rt, &ctx))
             }
         }
     }
 }
 
-pub(crate) fn deinit_policies(rt: &Runtime) {
+pub(crate) fn deinit_policies(rt: &impl ContextHost) {
     for c in 0..MAX_CONTEXTS as u32 {
-        if let Some(ctx) = rt.contexts.get(c) {
+        if let Some(ctx) = rt.contexts().get(c) {
             ctx_policy(rt, &ctx).deinit();
         }
     }
 }
 
-fn schedulable(rt: &Runtime, ctx: &Context) -> u64 {
-    ctx.runners() & !rt.contexts.reserved.load(Ordering::SeqCst)
+fn schedulable(rt: &impl ContextHost, ctx: &Context) -> u64 {
+    ctx.runners() & !rt.contexts().reserved.load(Ordering::SeqCst)
 }
 
-pub(crate) fn reserve_workers(rt: &Runtime, workers: &[usize]) {
-    let cs = &rt.contexts;
+pub(crate) fn reserve_workers(rt: &impl ContextHost, workers: &[usize]) {
+    let cs = rt.contexts();
     for &w in workers {
         if cs.holds[w].fetch_add(1, Ordering::SeqCst) == 0 {
             cs.reserved.fetch_or(1u64 << w, Ordering::SeqCst);
@@ -701,8 +734,8 @@ pub(crate) fn reserve_workers(rt: &Runtime, workers: &[usize]) {
     cs.update_active();
 }
 
-pub(crate) fn release_workers(rt: &Runtime, workers: &[usize]) {
-    let cs = &rt.contexts;
+pub(crate) fn release_workers(rt: &impl ContextHost, workers: &[usize]) {
+    let cs = rt.contexts();
     for &w in workers {
         let prev = cs.holds[w]
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |h| h.checked_sub(1))
@@ -713,43 +746,43 @@ pub(crate) fn release_workers(rt: &Runtime, workers: &[usize]) {
     }
     cs.update_active();
     for &w in workers {
-        rt.workers[w].wake();
+        rt.workers()[w].wake();
     }
 }
 
-pub(crate) fn worker_reserved(rt: &Runtime, w: usize) -> bool {
-    rt.contexts.reserved.load(Ordering::SeqCst) & (1u64 << w) != 0
+pub(crate) fn worker_reserved(rt: &impl ContextHost, w: usize) -> bool {
+    rt.contexts().reserved.load(Ordering::SeqCst) & (1u64 << w) != 0
 }
 
-fn wait_idle(rt: &Runtime, workers: &[usize]) {
+fn wait_idle(rt: &impl ContextHost, workers: &[usize]) {
     let mut left: Vec<usize> = workers.to_vec();
     while !left.is_empty() && !rt.is_stopping() {
-        left.retain(|&w| !rt.workers[w].sleeping.load(Ordering::SeqCst));
+        left.retain(|&w| !rt.workers()[w].sleeping.load(Ordering::SeqCst));
         if !left.is_empty() {
             std::thread::sleep(std::time::Duration::from_micros(50));
         }
     }
 }
 
-pub(crate) fn context_master(rt: &Runtime, id: u32) -> Result<Option<usize>> {
-    let ctx = rt.contexts.existing(id, "context_master")?;
+pub(crate) fn context_master(rt: &impl ContextHost, id: u32) -> Result<Option<usize>> {
+    let ctx = rt.contexts().existing(id, "context_master")?;
     Ok(Some(ctx.runners())
         .filter(|_| ctx.master_only)
         .and_then(|m| ids(m).first().copied()))
 }
 
-pub(crate) fn master_context_of(rt: &Runtime, w: usize) -> Option<u32> {
+pub(crate) fn master_context_of(rt: &impl ContextHost, w: usize) -> Option<u32> {
     (1..MAX_CONTEXTS as u32).find(|&c| {
-        rt.contexts
+        rt.contexts()
             .get(c)
             .is_some_and(|ctx| ctx.master_only && ctx.runners() == 1u64 << w)
     })
 }
 
-pub(crate) fn worker_is_subordinate(rt: &Runtime, w: usize) -> bool {
+pub(crate) fn worker_is_subordinate(rt: &impl ContextHost, w: usize) -> bool {
     let bit = 1u64 << w;
     (1..MAX_CONTEXTS as u32).any(|c| {
-        rt.contexts.get(c).is_some_and(|ctx| {
+        rt.contexts().get(c).is_some_and(|ctx| {
             ctx.master_only
                 && ctx.members.load(Ordering::SeqCst) & bit != 0
                 && ctx.runners() & bit == 0
@@ -757,37 +790,37 @@ pub(crate) fn worker_is_subordinate(rt: &Runtime, w: usize) -> bool {
     })
 }
 
-pub(crate) fn context_nested_in(rt: &Runtime, id: u32) -> Result<Option<u32>> {
-    let ctx = rt.contexts.existing(id, "context_nested_in")?;
+pub(crate) fn context_nested_in(rt: &impl ContextHost, id: u32) -> Result<Option<u32>> {
+    let ctx = rt.contexts().existing(id, "context_nested_in")?;
     Ok(Some(ctx.nested_in.load(Ordering::SeqCst)).filter(|&n| n != NONE))
 }
 
-pub(crate) fn set_context_nesting(rt: &Runtime, id: u32, parent: u32) -> Result<()> {
+pub(crate) fn set_context_nesting(rt: &impl ContextHost, id: u32, parent: u32) -> Result<()> {
     let what = "nesting a scheduling context";
-    let ctx = rt.contexts.existing(id, what)?;
-    rt.contexts.existing(parent, what)?;
+    let ctx = rt.contexts().existing(id, what)?;
+    rt.contexts().existing(parent, what)?;
     ctx.nested_in.store(parent, Ordering::SeqCst);
     Ok(())
 }
 
-pub(crate) fn worker_cpuid(rt: &Runtime, w: usize) -> usize {
-    let n = rt.topology.ncores().max(1);
-    rt.workers[w]
+pub(crate) fn worker_cpuid(rt: &impl ContextHost, w: usize) -> usize {
+    let n = rt.topology().ncores().max(1);
+    rt.workers()[w]
         .cpu
-        .unwrap_or_else(|| rt.topology.core_cpus.get(w % n).copied().unwrap_or(w))
+        .unwrap_or_else(|| rt.topology().core_cpus.get(w % n).copied().unwrap_or(w))
 }
 
-pub(crate) fn available_cpuids(rt: &Runtime, id: u32) -> Result<Vec<usize>> {
+pub(crate) fn available_cpuids(rt: &impl ContextHost, id: u32) -> Result<Vec<usize>> {
     let ctx = rt
-        .contexts
+        .contexts()
         .existing(id, "starpu_sched_ctx_get_available_cpuids")?;
     let members = ids(ctx.members.load(Ordering::SeqCst));
-    let me = crate::worker::current_worker_id().filter(|&w| w < rt.workers.len());
+    let me = crate::worker::current_worker_id().filter(|&w| w < rt.workers().len());
     let Some(me) = me else {
-        return Ok(members.iter().map(|&w| rt.worker_cpuid(w)).collect());
+        return Ok(members.iter().map(|&w| worker_cpuid(rt, w)).collect());
     };
     for c in 1..MAX_CONTEXTS as u32 {
-        let Some(inner) = rt.contexts.get(c) else {
+        let Some(inner) = rt.contexts().get(c) else {
             continue;
         };
         if inner.master_only
@@ -795,33 +828,37 @@ pub(crate) fn available_cpuids(rt: &Runtime, id: u32) -> Result<Vec<usize>> {
             && inner.runners() == 1u64 << me
         {
             let all = ids(inner.members.load(Ordering::SeqCst));
-            return Ok(all.iter().map(|&w| rt.worker_cpuid(w)).collect());
+            return Ok(all.iter().map(|&w| worker_cpuid(rt, w)).collect());
         }
     }
     if ctx.master_only && ctx.runners() == 1u64 << me {
-        return Ok(members.iter().map(|&w| rt.worker_cpuid(w)).collect());
+        return Ok(members.iter().map(|&w| worker_cpuid(rt, w)).collect());
     }
     Ok(members
         .iter()
         .filter(|&&w| w == me)
-        .map(|&w| rt.worker_cpuid(w))
+        .map(|&w| worker_cpuid(rt, w))
         .collect())
 }
 
-pub(crate) fn bind_current_thread_to_cpuid(rt: &Runtime, cpuid: usize) -> Result<()> {
+pub(crate) fn bind_current_thread_to_cpuid(rt: &impl ContextHost, cpuid: usize) -> Result<()> {
     let online = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let known = rt.topology.core_cpus.contains(&cpuid) || cpuid < online;
+    let known = rt.topology().core_cpus.contains(&cpuid) || cpuid < online;
     if !known {
         return Err(Error::invalid(format!(
             "binding a thread: CPU {cpuid} does not exist (the machine has {online})"
         )));
     }
-    rt.topology.bind_current_thread(cpuid)
+    rt.topology().bind_current_thread(cpuid)
 }
 
-pub(crate) fn exec_parallel_code<R>(rt: &Runtime, id: u32, f: impl FnOnce() -> R) -> Result<R> {
+pub(crate) fn exec_parallel_code<R>(
+    rt: &impl ContextHost,
+    id: u32,
+    f: impl FnOnce() -> R,
+) -> Result<R> {
     let ctx = rt
-        .contexts
+        .contexts()
         .existing(id, "starpu_sched_ctx_exec_parallel_code")?;
     let me = crate::worker::current_worker_id();
     let workers: Vec<usize> = ids(ctx.members.load(Ordering::SeqCst))
@@ -829,11 +866,11 @@ pub(crate) fn exec_parallel_code<R>(rt: &Runtime, id: u32, f: impl FnOnce() -> R
         .filter(|&w| Some(w) != me)
         .collect();
     drop(ctx);
-    rt.reserve_workers(&workers);
-    struct Release<'a>(&'a Runtime, Vec<usize>);
-    impl Drop for Release<'_> {
+    reserve_workers(rt, &workers);
+    struct Release<'a, H: ContextHost>(&'a H, Vec<usize>);
+    impl<H: ContextHost> Drop for Release<'_, H> {
         fn drop(&mut self) {
-            self.0.release_workers(&self.1);
+            release_workers(self.0, &self.1);
         }
     }
     let _release = Release(rt, workers.clone());

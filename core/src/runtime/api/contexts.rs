@@ -270,12 +270,17 @@ impl Runtime {
     /// a worker that is not in the context is an error, and nothing changes then.
     #[inline]
     pub fn set_context_worker_priority(&self, id: u32, workers: &[usize], prio: u32) -> Result<()> {
-        crate::sched::contexts::priority::set_context_worker_priority(self, id, workers, prio)
+        crate::sched::contexts::priority::set_context_worker_priority(
+            &self.contexts,
+            id,
+            workers,
+            prio,
+        )
     }
 
     /// Worker `w`'s priority in context `id` (`starpu_sched_ctx_get_priority`).
     #[inline]
     pub fn context_worker_priority(&self, w: usize, id: u32) -> Result<u32> {
-        crate::sched::contexts::priority::context_worker_priority(self, w, id)
+        crate::sched::contexts::priority::context_worker_priority(&self.contexts, w, id)
     }
 }

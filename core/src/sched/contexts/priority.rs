@@ -9,7 +9,6 @@
 
 use super::{Contexts, MAX_CONTEXTS};
 use crate::error::{Error, Result};
-use crate::runtime::Runtime;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Per worker, its priority in each context slot.
@@ -69,13 +68,12 @@ impl Contexts {
 }
 
 pub(crate) fn set_context_worker_priority(
-    rt: &Runtime,
+    cs: &Contexts,
     id: u32,
     workers: &[usize],
     prio: u32,
 ) -> Result<()> {
     let what = "setting a worker's priority in a scheduling context";
-    let cs = &rt.contexts;
     let _g = cs.change.lock().unwrap_or_else(|e| e.into_inner());
     let basic: Vec<usize> = workers
         .iter()
@@ -94,8 +92,7 @@ pub(crate) fn set_context_worker_priority(
     Ok(())
 }
 
-pub(crate) fn context_worker_priority(rt: &Runtime, w: usize, id: u32) -> Result<u32> {
-    let cs = &rt.contexts;
+pub(crate) fn context_worker_priority(cs: &Contexts, w: usize, id: u32) -> Result<u32> {
     cs.check_member(w, id, "a worker's priority in a scheduling context")?;
     Ok(cs.priorities.prio[w][id as usize].load(Ordering::SeqCst))
 }
