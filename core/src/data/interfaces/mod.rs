@@ -418,4 +418,20 @@ mod tests {
         assert_eq!(&dst[6..10], &[4, 5, 6, 7]);
         assert_eq!(&dst[4..6], &[0, 0]);
     }
+
+    #[test]
+    fn copy2d_refuses_overlapping_blocks_and_leaves_the_destination() {
+        let src: Vec<u8> = (0..12).collect();
+        let mut dst = vec![0u8; 12];
+        let (s, d) = (
+            Loc::ptr(src.as_ptr() as usize),
+            Loc::ptr(dst.as_mut_ptr() as usize),
+        );
+        // Blocks of 4 bytes only 3 apart in the destination would overlap.
+        let e = RamCopier.copy2d(s, d, 4, 3, 4, 3).unwrap_err();
+        assert!(e.message.contains("overlap"), "{}", e.message);
+        assert_eq!(dst, vec![0u8; 12]);
+        RamCopier.copy2d(s, d, 4, 3, 4, 4).unwrap();
+        assert_eq!(dst, src);
+    }
 }
