@@ -830,6 +830,8 @@ pub unsafe extern "C" fn starpu_multiformat_data_register(
             let conversions = multiformat::Conversions {
                 cpu_to_opencl: crate::codelet::conversion(ops.cpu_to_opencl_cl as *const _),
                 opencl_to_cpu: crate::codelet::conversion(ops.opencl_to_cpu_cl as *const _),
+                cpu_to_cuda: crate::codelet::conversion(ops.cpu_to_cuda_cl as *const _),
+                cuda_to_cpu: crate::codelet::conversion(ops.cuda_to_cpu_cl as *const _),
             };
             if !out.is_null() && !(*out).is_null() {
                 let set = handle(*out).and_then(|h| multiformat::set_conversions(&h, conversions));
