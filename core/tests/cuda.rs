@@ -407,3 +407,220 @@ fn gpu_pinned_memory_is_registered_and_released() {
     starpu_core::memory::free_ram(p);
     assert!(cuda::raw::device_properties(cuda::all()[0].ordinal).is_some());
 }
+
+// ------------------------------------------------------------------ multiformat data
+
+/// Points {x, y} in the CPU format, all x then all y in the CUDA format.
+const AOS_TO_SOA: &str = r#"
+extern "C" __global__ void aos_to_soa(const float *aos, float *soa, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { soa[i] = aos[2 * i]; soa[n + i] = aos[2 * i + 1]; }
+}
+extern "C" __global__ void scale_soa(float *soa, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { soa[i] *= 2.0f; soa[n + i] += 1.0f; }
+}"#;
+
+const POINTS: usize = 50;
+
+/// The multiformat description a kernel was given (its only buffer).
+fn multiformat_of(
+    call: &starpu_core::task::KernelCall,
+) -> starpu_core::data::interfaces::MultiformatInterface {
+    // SAFETY: the task's only buffer is multiformat data.
+    unsafe { *(call.buffers()[0] as *const starpu_core::data::interfaces::MultiformatInterface) }
+}
+
+/// A CUDA implementation launching `name` over the multiformat buffer's points, given the
+/// CPU format's device address first when `both`, then the CUDA format's.
+fn soa_kernel(
+    module: Arc<Module>,
+    name: &'static str,
+    both: bool,
+) -> impl Fn(&starpu_core::task::KernelCall) -> starpu_core::task::KernelResult + Send + Sync {
+    move |call| {
+        let m = multiformat_of(call);
+        let cuda = call.cuda()?;
+        let mut launch = cuda.launch(&module, name)?;
+        if both {
+            launch.arg(m.cpu_ptr as u64);
+        }
+        launch
+            .arg(m.cuda_ptr as u64)
+            .arg(m.nx)
+            .run((m.nx.div_ceil(64), 1, 1), (64, 1, 1), 0)?;
+        Ok(())
+    }
+}
+
+/// Multiformat points with CUDA conversions (counted: to the GPU, back to the CPU), and
+/// a CUDA-only codelet scaling them in the CUDA format, a CPU one adding 1 to each x.
+struct Points {
+    ops: Box<starpu_core::data::interfaces::MultiformatOps>,
+    points: Box<[f32]>,
+    to_gpu: Arc<AtomicUsize>,
+    to_cpu: Arc<AtomicUsize>,
+    scale: Arc<Codelet>,
+    add1: Arc<Codelet>,
+}
+
+impl Points {
+    fn new() -> Points {
+        let module = Arc::new(Module::from_source(AOS_TO_SOA));
+        Points {
+            ops: Box::new(starpu_core::data::interfaces::MultiformatOps {
+                cpu_elemsize: 8,
+                opencl_elemsize: 0,
+                cpu_to_opencl_cl: std::ptr::null_mut(),
+                opencl_to_cpu_cl: std::ptr::null_mut(),
+                cuda_elemsize: 8,
+                cpu_to_cuda_cl: std::ptr::null_mut(),
+                cuda_to_cpu_cl: std::ptr::null_mut(),
+            }),
+            points: (0..POINTS)
+                .flat_map(|i| [i as f32, 100.0 + i as f32])
+                .collect(),
+            to_gpu: Arc::new(AtomicUsize::new(0)),
+            to_cpu: Arc::new(AtomicUsize::new(0)),
+            scale: Arc::new(
+                Codelet::new("scale_soa")
+                    .modes([AccessMode::RW])
+                    .cuda(soa_kernel(module, "scale_soa", false)),
+            ),
+            add1: Arc::new(
+                Codelet::new("add1_aos")
+                    .modes([AccessMode::RW])
+                    .cpu(|call| {
+                        let m = multiformat_of(call);
+                        // SAFETY: a CPU task sees the CPU format in main RAM.
+                        let aos = unsafe {
+                            std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * POINTS)
+                        };
+                        aos.iter_mut().step_by(2).for_each(|x| *x += 1.0);
+                        Ok(())
+                    }),
+            ),
+        }
+    }
+
+    /// The points registered in `rt` with their CUDA conversions.
+    fn register(&mut self, rt: &Runtime) -> starpu_core::DataHandle {
+        use starpu_core::data::interfaces::MultiformatInterface;
+        use starpu_core::task::multiformat::{set_conversions, Conversions};
+        let convert = soa_kernel(
+            Arc::new(Module::from_source(AOS_TO_SOA)),
+            "aos_to_soa",
+            true,
+        );
+        let counted = self.to_gpu.clone();
+        let cpu_to_cuda = Codelet::new("aos_to_soa").cuda(move |call| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            convert(call)
+        });
+        let counted = self.to_cpu.clone();
+        let cuda_to_cpu = Codelet::new("soa_to_aos").cpu(move |call| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let m = multiformat_of(call);
+            let n = m.nx as usize;
+            // SAFETY: in main RAM both formats hold n points.
+            let (soa, aos) = unsafe {
+                (
+                    std::slice::from_raw_parts(m.cuda_ptr as *const f32, 2 * n),
+                    std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * n),
+                )
+            };
+            for i in 0..n {
+                (aos[2 * i], aos[2 * i + 1]) = (soa[i], soa[n + i]);
+            }
+            Ok(())
+        });
+        // SAFETY: `points` and `ops` outlive the handle (the tests unregister it).
+        let h = unsafe {
+            let iface = MultiformatInterface::new(
+                self.points.as_mut_ptr() as usize,
+                POINTS as u32,
+                &*self.ops,
+            )
+            .unwrap();
+            rt.register_foreign(iface, starpu_core::ElemKind::Unknown, None)
+                .unwrap()
+        };
+        set_conversions(
+            &h,
+            Conversions {
+                cpu_to_cuda: Some(Arc::new(cpu_to_cuda)),
+                cuda_to_cpu: Some(Arc::new(cuda_to_cpu)),
+                ..Conversions::default()
+            },
+        )
+        .unwrap();
+        h
+    }
+}
+
+#[test]
+fn no_gpu_a_cuda_task_on_multiformat_data_is_refused_naming_the_cuda_conversions() {
+    if skip_with_gpu() {
+        return;
+    }
+    let rt = runtime(1, "eager", Limits::default());
+    let mut p = Points::new();
+    let h = p.register(&rt);
+    let e = rt
+        .task(&p.scale)
+        .buffer(&h, AccessMode::RW)
+        .submit()
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NoDevice);
+    assert!(
+        e.message
+            .contains("cpu_to_cuda_cl with a CUDA implementation"),
+        "{}",
+        e.message
+    );
+    // The CPU side works, in the CPU format, without any conversion.
+    rt.task(&p.add1)
+        .buffer(&h, AccessMode::RW)
+        .submit()
+        .unwrap();
+    rt.unregister(&h, true).unwrap();
+    assert_eq!(p.points[2..4], [2.0, 101.0]);
+    assert_eq!(
+        p.to_gpu.load(Ordering::SeqCst) + p.to_cpu.load(Ordering::SeqCst),
+        0
+    );
+    rt.shutdown();
+}
+
+#[test]
+fn gpu_multiformat_data_is_converted_for_the_gpu_and_back() {
+    if skip_without_gpu() {
+        return;
+    }
+    let rt = runtime(1, "eager", Limits::default());
+    let mut p = Points::new();
+    let h = p.register(&rt);
+    // On the GPU (converted there), then on a CPU (converted back), then the GPU.
+    for cl in [&p.scale, &p.add1, &p.scale] {
+        rt.task(cl).buffer(&h, AccessMode::RW).submit().unwrap();
+    }
+    rt.wait_for_all().unwrap();
+    let counts = || {
+        (
+            p.to_gpu.load(Ordering::SeqCst),
+            p.to_cpu.load(Ordering::SeqCst),
+        )
+    };
+    assert_eq!(counts(), (2, 1));
+    rt.unregister(&h, true).unwrap();
+    assert_eq!(counts(), (2, 2), "unregistration converts back");
+    for i in 0..POINTS {
+        let (x, y) = (p.points[2 * i], p.points[2 * i + 1]);
+        assert_eq!(
+            (x, y),
+            (4.0 * i as f32 + 2.0, 102.0 + i as f32),
+            "point {i}"
+        );
+    }
+    rt.shutdown();
+}

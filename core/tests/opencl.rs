@@ -456,6 +456,7 @@ fn multiformat_data_is_converted_for_the_device_and_back() {
         Conversions {
             cpu_to_opencl: Some(Arc::new(cpu_to_opencl)),
             opencl_to_cpu: Some(Arc::new(opencl_to_cpu)),
+            ..Conversions::default()
         },
     )
     .unwrap();

@@ -130,10 +130,7 @@ impl Mpi {
         prio: i32,
     ) -> Result<()> {
         let me = self.comm_rank(comm)?;
-        let t = Transfer {
-            prio,
-            ..Transfer::on(comm)
-        };
+        let t = Transfer::with_prio(comm, prio);
         for a in data {
             let Some(h) = &a.handle else { continue };
             if p.xrank == PER_NODE && self.data_rank(h) != Some(PER_NODE) {
@@ -180,10 +177,7 @@ impl Mpi {
         prio: i32,
     ) -> Result<()> {
         let me = self.comm_rank(comm)?;
-        let t = Transfer {
-            prio,
-            ..Transfer::on(comm)
-        };
+        let t = Transfer::with_prio(comm, prio);
         for a in data {
             let Some(h) = &a.handle else { continue };
             if redux(a.mode) {

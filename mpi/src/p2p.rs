@@ -37,6 +37,14 @@ impl Transfer {
             sequential: true,
         }
     }
+
+    /// A transfer on `comm` at priority `prio`.
+    pub fn with_prio(comm: Comm, prio: i32) -> Transfer {
+        Transfer {
+            prio,
+            ..Transfer::on(comm)
+        }
+    }
 }
 
 impl Default for Transfer {

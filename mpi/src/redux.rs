@@ -88,10 +88,7 @@ impl Mpi {
             return Ok(());
         }
         let arity = if arity < 2 { n } else { arity.min(n) };
-        let t = Transfer {
-            prio,
-            ..Transfer::on(comm)
-        };
+        let t = Transfer::with_prio(comm, prio);
         let mut n = n;
         while n > 1 {
             let groups = n.div_ceil(arity);

@@ -241,6 +241,66 @@ unsigned starpu_sched_ctx_create(int *workerids_ctx, int nworkers_ctx, const cha
 #define STARPU_COO_GET_NVALUES(interface) (((struct starpu_coo_interface *)(interface))->n_values)
 #define STARPU_COO_GET_ELEMSIZE(interface) (((struct starpu_coo_interface *)(interface))->elemsize)
 
+/* Getters of the built-in interfaces (bindings/c/src/interfaces.rs defines them through a
+ * macro, which cbindgen does not expand). */
+size_t starpu_variable_get_elemsize(starpu_data_handle_t handle);
+uintptr_t starpu_variable_get_local_ptr(starpu_data_handle_t handle);
+uint32_t starpu_vector_get_nx(starpu_data_handle_t handle);
+size_t starpu_vector_get_elemsize(starpu_data_handle_t handle);
+size_t starpu_vector_get_allocsize(starpu_data_handle_t handle);
+uintptr_t starpu_vector_get_local_ptr(starpu_data_handle_t handle);
+uint32_t starpu_matrix_get_nx(starpu_data_handle_t handle);
+uint32_t starpu_matrix_get_ny(starpu_data_handle_t handle);
+uint32_t starpu_matrix_get_local_ld(starpu_data_handle_t handle);
+uintptr_t starpu_matrix_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_matrix_get_elemsize(starpu_data_handle_t handle);
+size_t starpu_matrix_get_allocsize(starpu_data_handle_t handle);
+uint32_t starpu_block_get_nx(starpu_data_handle_t handle);
+uint32_t starpu_block_get_ny(starpu_data_handle_t handle);
+uint32_t starpu_block_get_nz(starpu_data_handle_t handle);
+uint32_t starpu_block_get_local_ldy(starpu_data_handle_t handle);
+uint32_t starpu_block_get_local_ldz(starpu_data_handle_t handle);
+uintptr_t starpu_block_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_block_get_elemsize(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_nx(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_ny(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_nz(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_nt(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_local_ldy(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_local_ldz(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_local_ldt(starpu_data_handle_t handle);
+uintptr_t starpu_tensor_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_tensor_get_elemsize(starpu_data_handle_t handle);
+uint32_t *starpu_ndim_get_nn(starpu_data_handle_t handle);
+uint32_t *starpu_ndim_get_local_ldn(starpu_data_handle_t handle);
+size_t starpu_ndim_get_ndim(starpu_data_handle_t handle);
+uintptr_t starpu_ndim_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_ndim_get_elemsize(starpu_data_handle_t handle);
+uint32_t starpu_csr_get_nnz(starpu_data_handle_t handle);
+uint32_t starpu_csr_get_nrow(starpu_data_handle_t handle);
+uint32_t starpu_csr_get_firstentry(starpu_data_handle_t handle);
+uintptr_t starpu_csr_get_local_nzval(starpu_data_handle_t handle);
+uint32_t *starpu_csr_get_local_colind(starpu_data_handle_t handle);
+uint32_t *starpu_csr_get_local_rowptr(starpu_data_handle_t handle);
+size_t starpu_csr_get_elemsize(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_nnz(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_nrow(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_firstentry(starpu_data_handle_t handle);
+uintptr_t starpu_bcsr_get_local_nzval(starpu_data_handle_t handle);
+uint32_t *starpu_bcsr_get_local_colind(starpu_data_handle_t handle);
+uint32_t *starpu_bcsr_get_local_rowptr(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_r(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_c(starpu_data_handle_t handle);
+size_t starpu_bcsr_get_elemsize(starpu_data_handle_t handle);
+
+/* Buffers of a registered dense data on one node (bindings/c/src/interfaces.rs defines them
+ * through a macro, which cbindgen does not expand). */
+void starpu_variable_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset);
+void starpu_vector_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset);
+void starpu_matrix_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ld);
+void starpu_block_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ldy, uint32_t ldz);
+void starpu_tensor_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ldy, uint32_t ldz, uint32_t ldt);
+
 /* ==== Tasks: buffers and modes, whether inline or in the dyn_ arrays ==== */
 #define STARPU_TASK_GET_NBUFFERS(task) \
 	((unsigned)((task)->cl->nbuffers == STARPU_VARIABLE_NBUFFERS ? ((task)->nbuffers) : ((task)->cl->nbuffers)))
@@ -288,6 +348,79 @@ typedef double (*starpu_perfmodel_per_arch_cost_function)(struct starpu_task *ta
 typedef size_t (*starpu_perfmodel_per_arch_size_base)(struct starpu_task *task, struct starpu_perfmodel_arch *arch, unsigned nimpl);
 int starpu_perfmodel_set_per_devices_cost_function(struct starpu_perfmodel *model, int impl, starpu_perfmodel_per_arch_cost_function func, ...);
 struct starpu_perfmodel_per_arch *starpu_perfmodel_get_model_per_devices(struct starpu_perfmodel *model, int impl, ...);
+
+/* ==== Standard filter functions (starpu_data_filters.h) ==== */
+/* bindings/c/src/filters/standard.rs defines them through macros, which cbindgen does not
+ * expand. Each fills child `id` of `nparts` from the interface description `father`. */
+void starpu_vector_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* `n` contiguous, nearly equal parts. */
+void starpu_vector_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts overlapping by `(uintptr_t) filter_arg_ptr` elements on each side. */
+void starpu_vector_filter_list_long(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts of the `long` lengths `filter_arg_ptr` points to. */
+void starpu_vector_filter_list(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts of the `uint32_t` lengths `filter_arg_ptr` points to. */
+void starpu_vector_filter_divide_in_2(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the first `filter_arg` elements, then the rest. */
+void starpu_vector_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* variables from element `(size_t) filter_arg_ptr`. */
+void starpu_matrix_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x. */
+void starpu_matrix_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_matrix_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y. */
+void starpu_matrix_filter_vertical_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_matrix_filter_pick_vector_y(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* vectors (columns) from y = `(size_t) filter_arg_ptr`. */
+void starpu_matrix_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the (x, y) `filter_arg_ptr` points to. */
+void starpu_block_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x. */
+void starpu_block_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_block_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y. */
+void starpu_block_filter_vertical_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_block_filter_depth_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z. */
+void starpu_block_filter_depth_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_block_filter_pick_matrix_z(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* x-y planes from z = `(size_t) filter_arg_ptr`. */
+void starpu_block_filter_pick_matrix_y(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* x-z planes from y = `(size_t) filter_arg_ptr`. */
+void starpu_block_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the (x, y, z) `filter_arg_ptr` points to. */
+void starpu_tensor_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x. */
+void starpu_tensor_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y. */
+void starpu_tensor_filter_vertical_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_depth_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z. */
+void starpu_tensor_filter_depth_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_time_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along t. */
+void starpu_tensor_filter_time_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along t with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_block_t(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from t = `(size_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_block_z(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from z = `(size_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_block_y(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from y = `(size_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the (x, y, z, t) `filter_arg_ptr` points to. */
+void starpu_ndim_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along dimension `filter_arg`. */
+void starpu_ndim_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along dimension `filter_arg` with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_ndim_filter_to_tensor(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 4-dimension array cut along `filter_arg` into tensors. */
+void starpu_ndim_filter_to_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 3-dimension array cut along `filter_arg` into blocks. */
+void starpu_ndim_filter_to_matrix(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 2-dimension array cut along `filter_arg` into matrices. */
+void starpu_ndim_filter_to_vector(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 1-dimension array cut into vectors. */
+void starpu_ndim_filter_to_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 0-dimension array as a variable. */
+void starpu_ndim_filter_pick_ndim(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* (n-1)-dimension arrays from index `(size_t) filter_arg_ptr` of dimension `filter_arg`. */
+void starpu_ndim_filter_5d_pick_tensor(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* tensors from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 5-dimension array. */
+void starpu_ndim_filter_4d_pick_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 4-dimension array. */
+void starpu_ndim_filter_3d_pick_matrix(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* matrices from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 3-dimension array. */
+void starpu_ndim_filter_2d_pick_vector(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* vectors from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 2-dimension array. */
+void starpu_ndim_filter_1d_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* variables from element `(size_t) filter_arg_ptr` of a 1-dimension array. */
+void starpu_ndim_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the position (one coordinate per dimension) `filter_arg_ptr` points to. */
+void starpu_csr_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* bands of consecutive rows. */
+void starpu_bcsr_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* bands of consecutive block rows. */
+void starpu_bcsr_filter_canonical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* one dense matrix per stored block. */
+/* The interface ops of the children of pick filters. */
+struct starpu_data_interface_ops *starpu_vector_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_matrix_filter_pick_vector_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_vector_ops */
+struct starpu_data_interface_ops *starpu_matrix_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_block_filter_pick_matrix_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
+struct starpu_data_interface_ops *starpu_block_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_tensor_filter_pick_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_block_ops */
+struct starpu_data_interface_ops *starpu_tensor_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_tensor_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_tensor_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_block_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_matrix_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_vector_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_vector_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_tensor_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_tensor_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_block_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_matrix_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_vector_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_vector_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_bcsr_filter_canonical_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
 
 /* Acquires `handle`, runs `code` once granted (from any thread), then releases it.
  * Uses a GCC nested function, as StarPU does. */

@@ -279,7 +279,7 @@ unsafe fn convert(cl: &starpu_codelet) -> Codelet {
     }
 }
 
-/// A multiformat conversion codelet (`cpu_to_opencl_cl`, `opencl_to_cpu_cl`) as a core
+/// A multiformat conversion codelet (`cpu_to_opencl_cl`, `cuda_to_cpu_cl`...) as a core
 /// codelet: its functions are called as `f(buffers, NULL)`, as StarPU calls them (the
 /// conversion belongs to no C task). `None` for a NULL codelet.
 ///
@@ -309,6 +309,13 @@ pub unsafe fn conversion(cl: *const starpu_codelet) -> Option<Arc<Codelet>> {
         out = out.opencl(move |c| {
             run(c)?;
             opencl_kernel_failure()
+        });
+    }
+    for (f, _) in cuda_functions(cl) {
+        let run = call(f);
+        out = out.cuda(move |c| {
+            run(c)?;
+            crate::cuda::take_kernel_failure()
         });
     }
     Some(Arc::new(out))

@@ -333,330 +333,90 @@ pub unsafe extern "C" fn starpu_data_register(
     }
 }
 
-/// `starpu_variable_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_variable_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<VariableInterface, size_t>("starpu_variable_get_elemsize", h, false, 0, |d| d.elemsize)
+/// What a getter returns when it fails (it reports the error).
+trait Fallback {
+    const NONE: Self;
 }
 
-/// `starpu_variable_get_local_ptr`.
-#[no_mangle]
-pub extern "C" fn starpu_variable_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
-    read::<VariableInterface, uintptr_t>("starpu_variable_get_local_ptr", h, true, 0, |d| d.ptr)
+impl Fallback for u32 {
+    const NONE: Self = 0;
 }
 
-/// `starpu_vector_get_nx`.
-#[no_mangle]
-pub extern "C" fn starpu_vector_get_nx(h: starpu_data_handle_t) -> u32 {
-    read::<VectorInterface, u32>("starpu_vector_get_nx", h, false, 0, |d| d.nx)
+impl Fallback for usize {
+    const NONE: Self = 0;
 }
 
-/// `starpu_vector_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_vector_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<VectorInterface, size_t>("starpu_vector_get_elemsize", h, false, 0, |d| d.elemsize)
+impl Fallback for *mut u32 {
+    const NONE: Self = std::ptr::null_mut();
 }
 
-/// `starpu_vector_get_allocsize`.
-#[no_mangle]
-pub extern "C" fn starpu_vector_get_allocsize(h: starpu_data_handle_t) -> size_t {
-    read::<VectorInterface, size_t>("starpu_vector_get_allocsize", h, false, 0, |d| d.allocsize)
+/// Defines the getters `starpu_<interface>_get_<field>`: each reads one field of the
+/// handle's description, on this thread's node for the `_get_local_` ones (StarPU's
+/// naming), else on the data's home. cbindgen does not expand macros: starpu.h declares
+/// them by hand (include/epilogue.h).
+macro_rules! getters {
+    ($($name:ident: $iface:ident -> $ret:ty = $f:expr;)*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "`.")]
+            #[no_mangle]
+            pub extern "C" fn $name(h: starpu_data_handle_t) -> $ret {
+                let local = stringify!($name).contains("_get_local_");
+                read::<$iface, $ret>(stringify!($name), h, local, <$ret>::NONE, $f)
+            }
+        )*
+    };
 }
 
-/// `starpu_vector_get_local_ptr`.
-#[no_mangle]
-pub extern "C" fn starpu_vector_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
-    read::<VectorInterface, uintptr_t>("starpu_vector_get_local_ptr", h, true, 0, |d| d.ptr)
-}
-
-/// `starpu_matrix_get_nx`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_get_nx(h: starpu_data_handle_t) -> u32 {
-    read::<MatrixInterface, u32>("starpu_matrix_get_nx", h, false, 0, |d| d.nx)
-}
-
-/// `starpu_matrix_get_ny`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_get_ny(h: starpu_data_handle_t) -> u32 {
-    read::<MatrixInterface, u32>("starpu_matrix_get_ny", h, false, 0, |d| d.ny)
-}
-
-/// `starpu_matrix_get_local_ld`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_get_local_ld(h: starpu_data_handle_t) -> u32 {
-    read::<MatrixInterface, u32>("starpu_matrix_get_local_ld", h, true, 0, |d| d.ld)
-}
-
-/// `starpu_matrix_get_local_ptr`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
-    read::<MatrixInterface, uintptr_t>("starpu_matrix_get_local_ptr", h, true, 0, |d| d.ptr)
-}
-
-/// `starpu_matrix_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<MatrixInterface, size_t>("starpu_matrix_get_elemsize", h, false, 0, |d| d.elemsize)
-}
-
-/// `starpu_matrix_get_allocsize`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_get_allocsize(h: starpu_data_handle_t) -> size_t {
-    read::<MatrixInterface, size_t>("starpu_matrix_get_allocsize", h, false, 0, |d| d.allocsize)
-}
-
-/// `starpu_block_get_nx`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_nx(h: starpu_data_handle_t) -> u32 {
-    read::<BlockInterface, u32>("starpu_block_get_nx", h, false, 0, |d| d.nx)
-}
-
-/// `starpu_block_get_ny`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_ny(h: starpu_data_handle_t) -> u32 {
-    read::<BlockInterface, u32>("starpu_block_get_ny", h, false, 0, |d| d.ny)
-}
-
-/// `starpu_block_get_nz`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_nz(h: starpu_data_handle_t) -> u32 {
-    read::<BlockInterface, u32>("starpu_block_get_nz", h, false, 0, |d| d.nz)
-}
-
-/// `starpu_block_get_local_ldy`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_local_ldy(h: starpu_data_handle_t) -> u32 {
-    read::<BlockInterface, u32>("starpu_block_get_local_ldy", h, true, 0, |d| d.ldy)
-}
-
-/// `starpu_block_get_local_ldz`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_local_ldz(h: starpu_data_handle_t) -> u32 {
-    read::<BlockInterface, u32>("starpu_block_get_local_ldz", h, true, 0, |d| d.ldz)
-}
-
-/// `starpu_block_get_local_ptr`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
-    read::<BlockInterface, uintptr_t>("starpu_block_get_local_ptr", h, true, 0, |d| d.ptr)
-}
-
-/// `starpu_block_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_block_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<BlockInterface, size_t>("starpu_block_get_elemsize", h, false, 0, |d| d.elemsize)
-}
-
-/// `starpu_tensor_get_nx`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_nx(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_nx", h, false, 0, |d| d.nx)
-}
-
-/// `starpu_tensor_get_ny`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_ny(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_ny", h, false, 0, |d| d.ny)
-}
-
-/// `starpu_tensor_get_nz`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_nz(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_nz", h, false, 0, |d| d.nz)
-}
-
-/// `starpu_tensor_get_nt`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_nt(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_nt", h, false, 0, |d| d.nt)
-}
-
-/// `starpu_tensor_get_local_ldy`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_local_ldy(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_local_ldy", h, true, 0, |d| d.ldy)
-}
-
-/// `starpu_tensor_get_local_ldz`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_local_ldz(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_local_ldz", h, true, 0, |d| d.ldz)
-}
-
-/// `starpu_tensor_get_local_ldt`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_local_ldt(h: starpu_data_handle_t) -> u32 {
-    read::<TensorInterface, u32>("starpu_tensor_get_local_ldt", h, true, 0, |d| d.ldt)
-}
-
-/// `starpu_tensor_get_local_ptr`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
-    read::<TensorInterface, uintptr_t>("starpu_tensor_get_local_ptr", h, true, 0, |d| d.ptr)
-}
-
-/// `starpu_tensor_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_tensor_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<TensorInterface, size_t>("starpu_tensor_get_elemsize", h, false, 0, |d| d.elemsize)
-}
-
-/// `starpu_ndim_get_nn`.
-#[no_mangle]
-pub extern "C" fn starpu_ndim_get_nn(h: starpu_data_handle_t) -> *mut u32 {
-    read::<NdimInterface, *mut u32>("starpu_ndim_get_nn", h, false, std::ptr::null_mut(), |d| {
-        d.nn
-    })
-}
-
-/// `starpu_ndim_get_local_ldn`.
-#[no_mangle]
-pub extern "C" fn starpu_ndim_get_local_ldn(h: starpu_data_handle_t) -> *mut u32 {
-    read::<NdimInterface, *mut u32>(
-        "starpu_ndim_get_local_ldn",
-        h,
-        true,
-        std::ptr::null_mut(),
-        |d| d.ldn,
-    )
-}
-
-/// `starpu_ndim_get_ndim`.
-#[no_mangle]
-pub extern "C" fn starpu_ndim_get_ndim(h: starpu_data_handle_t) -> size_t {
-    read::<NdimInterface, size_t>("starpu_ndim_get_ndim", h, false, 0, |d| d.ndim)
-}
-
-/// `starpu_ndim_get_local_ptr`.
-#[no_mangle]
-pub extern "C" fn starpu_ndim_get_local_ptr(h: starpu_data_handle_t) -> uintptr_t {
-    read::<NdimInterface, uintptr_t>("starpu_ndim_get_local_ptr", h, true, 0, |d| d.ptr)
-}
-
-/// `starpu_ndim_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_ndim_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<NdimInterface, size_t>("starpu_ndim_get_elemsize", h, false, 0, |d| d.elemsize)
-}
-
-/// `starpu_csr_get_nnz`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_nnz(h: starpu_data_handle_t) -> u32 {
-    read::<CsrInterface, u32>("starpu_csr_get_nnz", h, false, 0, |d| d.nnz)
-}
-
-/// `starpu_csr_get_nrow`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_nrow(h: starpu_data_handle_t) -> u32 {
-    read::<CsrInterface, u32>("starpu_csr_get_nrow", h, false, 0, |d| d.nrow)
-}
-
-/// `starpu_csr_get_firstentry`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_firstentry(h: starpu_data_handle_t) -> u32 {
-    read::<CsrInterface, u32>("starpu_csr_get_firstentry", h, false, 0, |d| d.firstentry)
-}
-
-/// `starpu_csr_get_local_nzval`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_local_nzval(h: starpu_data_handle_t) -> uintptr_t {
-    read::<CsrInterface, uintptr_t>("starpu_csr_get_local_nzval", h, true, 0, |d| d.nzval)
-}
-
-/// `starpu_csr_get_local_colind`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_local_colind(h: starpu_data_handle_t) -> *mut u32 {
-    read::<CsrInterface, *mut u32>(
-        "starpu_csr_get_local_colind",
-        h,
-        true,
-        std::ptr::null_mut(),
-        |d| d.colind,
-    )
-}
-
-/// `starpu_csr_get_local_rowptr`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_local_rowptr(h: starpu_data_handle_t) -> *mut u32 {
-    read::<CsrInterface, *mut u32>(
-        "starpu_csr_get_local_rowptr",
-        h,
-        true,
-        std::ptr::null_mut(),
-        |d| d.rowptr,
-    )
-}
-
-/// `starpu_csr_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_csr_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<CsrInterface, size_t>("starpu_csr_get_elemsize", h, false, 0, |d| d.elemsize)
-}
-
-/// `starpu_bcsr_get_nnz`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_nnz(h: starpu_data_handle_t) -> u32 {
-    read::<BcsrInterface, u32>("starpu_bcsr_get_nnz", h, false, 0, |d| d.nnz)
-}
-
-/// `starpu_bcsr_get_nrow`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_nrow(h: starpu_data_handle_t) -> u32 {
-    read::<BcsrInterface, u32>("starpu_bcsr_get_nrow", h, false, 0, |d| d.nrow)
-}
-
-/// `starpu_bcsr_get_firstentry`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_firstentry(h: starpu_data_handle_t) -> u32 {
-    read::<BcsrInterface, u32>("starpu_bcsr_get_firstentry", h, false, 0, |d| d.firstentry)
-}
-
-/// `starpu_bcsr_get_local_nzval`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_local_nzval(h: starpu_data_handle_t) -> uintptr_t {
-    read::<BcsrInterface, uintptr_t>("starpu_bcsr_get_local_nzval", h, true, 0, |d| d.nzval)
-}
-
-/// `starpu_bcsr_get_local_colind`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_local_colind(h: starpu_data_handle_t) -> *mut u32 {
-    read::<BcsrInterface, *mut u32>(
-        "starpu_bcsr_get_local_colind",
-        h,
-        true,
-        std::ptr::null_mut(),
-        |d| d.colind,
-    )
-}
-
-/// `starpu_bcsr_get_local_rowptr`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_local_rowptr(h: starpu_data_handle_t) -> *mut u32 {
-    read::<BcsrInterface, *mut u32>(
-        "starpu_bcsr_get_local_rowptr",
-        h,
-        true,
-        std::ptr::null_mut(),
-        |d| d.rowptr,
-    )
-}
-
-/// `starpu_bcsr_get_r`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_r(h: starpu_data_handle_t) -> u32 {
-    read::<BcsrInterface, u32>("starpu_bcsr_get_r", h, false, 0, |d| d.r)
-}
-
-/// `starpu_bcsr_get_c`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_c(h: starpu_data_handle_t) -> u32 {
-    read::<BcsrInterface, u32>("starpu_bcsr_get_c", h, false, 0, |d| d.c)
-}
-
-/// `starpu_bcsr_get_elemsize`.
-#[no_mangle]
-pub extern "C" fn starpu_bcsr_get_elemsize(h: starpu_data_handle_t) -> size_t {
-    read::<BcsrInterface, size_t>("starpu_bcsr_get_elemsize", h, false, 0, |d| d.elemsize)
+getters! {
+    starpu_variable_get_elemsize: VariableInterface -> size_t = |d| d.elemsize;
+    starpu_variable_get_local_ptr: VariableInterface -> uintptr_t = |d| d.ptr;
+    starpu_vector_get_nx: VectorInterface -> u32 = |d| d.nx;
+    starpu_vector_get_elemsize: VectorInterface -> size_t = |d| d.elemsize;
+    starpu_vector_get_allocsize: VectorInterface -> size_t = |d| d.allocsize;
+    starpu_vector_get_local_ptr: VectorInterface -> uintptr_t = |d| d.ptr;
+    starpu_matrix_get_nx: MatrixInterface -> u32 = |d| d.nx;
+    starpu_matrix_get_ny: MatrixInterface -> u32 = |d| d.ny;
+    starpu_matrix_get_local_ld: MatrixInterface -> u32 = |d| d.ld;
+    starpu_matrix_get_local_ptr: MatrixInterface -> uintptr_t = |d| d.ptr;
+    starpu_matrix_get_elemsize: MatrixInterface -> size_t = |d| d.elemsize;
+    starpu_matrix_get_allocsize: MatrixInterface -> size_t = |d| d.allocsize;
+    starpu_block_get_nx: BlockInterface -> u32 = |d| d.nx;
+    starpu_block_get_ny: BlockInterface -> u32 = |d| d.ny;
+    starpu_block_get_nz: BlockInterface -> u32 = |d| d.nz;
+    starpu_block_get_local_ldy: BlockInterface -> u32 = |d| d.ldy;
+    starpu_block_get_local_ldz: BlockInterface -> u32 = |d| d.ldz;
+    starpu_block_get_local_ptr: BlockInterface -> uintptr_t = |d| d.ptr;
+    starpu_block_get_elemsize: BlockInterface -> size_t = |d| d.elemsize;
+    starpu_tensor_get_nx: TensorInterface -> u32 = |d| d.nx;
+    starpu_tensor_get_ny: TensorInterface -> u32 = |d| d.ny;
+    starpu_tensor_get_nz: TensorInterface -> u32 = |d| d.nz;
+    starpu_tensor_get_nt: TensorInterface -> u32 = |d| d.nt;
+    starpu_tensor_get_local_ldy: TensorInterface -> u32 = |d| d.ldy;
+    starpu_tensor_get_local_ldz: TensorInterface -> u32 = |d| d.ldz;
+    starpu_tensor_get_local_ldt: TensorInterface -> u32 = |d| d.ldt;
+    starpu_tensor_get_local_ptr: TensorInterface -> uintptr_t = |d| d.ptr;
+    starpu_tensor_get_elemsize: TensorInterface -> size_t = |d| d.elemsize;
+    starpu_ndim_get_nn: NdimInterface -> *mut u32 = |d| d.nn;
+    starpu_ndim_get_local_ldn: NdimInterface -> *mut u32 = |d| d.ldn;
+    starpu_ndim_get_ndim: NdimInterface -> size_t = |d| d.ndim;
+    starpu_ndim_get_local_ptr: NdimInterface -> uintptr_t = |d| d.ptr;
+    starpu_ndim_get_elemsize: NdimInterface -> size_t = |d| d.elemsize;
+    starpu_csr_get_nnz: CsrInterface -> u32 = |d| d.nnz;
+    starpu_csr_get_nrow: CsrInterface -> u32 = |d| d.nrow;
+    starpu_csr_get_firstentry: CsrInterface -> u32 = |d| d.firstentry;
+    starpu_csr_get_local_nzval: CsrInterface -> uintptr_t = |d| d.nzval;
+    starpu_csr_get_local_colind: CsrInterface -> *mut u32 = |d| d.colind;
+    starpu_csr_get_local_rowptr: CsrInterface -> *mut u32 = |d| d.rowptr;
+    starpu_csr_get_elemsize: CsrInterface -> size_t = |d| d.elemsize;
+    starpu_bcsr_get_nnz: BcsrInterface -> u32 = |d| d.nnz;
+    starpu_bcsr_get_nrow: BcsrInterface -> u32 = |d| d.nrow;
+    starpu_bcsr_get_firstentry: BcsrInterface -> u32 = |d| d.firstentry;
+    starpu_bcsr_get_local_nzval: BcsrInterface -> uintptr_t = |d| d.nzval;
+    starpu_bcsr_get_local_colind: BcsrInterface -> *mut u32 = |d| d.colind;
+    starpu_bcsr_get_local_rowptr: BcsrInterface -> *mut u32 = |d| d.rowptr;
+    starpu_bcsr_get_r: BcsrInterface -> u32 = |d| d.r;
+    starpu_bcsr_get_c: BcsrInterface -> u32 = |d| d.c;
+    starpu_bcsr_get_elemsize: BcsrInterface -> size_t = |d| d.elemsize;
 }
 
 /// `starpu_ndim_get_ni`: elements along dimension `i`.
@@ -704,107 +464,38 @@ fn ptr_register<T: Interface>(
     });
 }
 
-/// `starpu_variable_ptr_register`.
-#[no_mangle]
-pub extern "C" fn starpu_variable_ptr_register(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    ptr: uintptr_t,
-    dev_handle: uintptr_t,
-    offset: size_t,
-) {
-    ptr_register(
-        "starpu_variable_ptr_register",
-        h,
-        node,
-        |d: &mut VariableInterface| {
-            (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
-        },
-    );
+/// Defines `starpu_<interface>_ptr_register`: the buffer of a dense interface on a node,
+/// then its leading dimensions `lds` (cbindgen does not expand macros: starpu.h declares
+/// them by hand, include/epilogue.h).
+macro_rules! ptr_registers {
+    ($($name:ident: $iface:ident [$($ld:ident),*];)*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "`.")]
+            #[no_mangle]
+            #[allow(clippy::too_many_arguments)]
+            pub extern "C" fn $name(
+                h: starpu_data_handle_t,
+                node: c_uint,
+                ptr: uintptr_t,
+                dev_handle: uintptr_t,
+                offset: size_t,
+                $($ld: u32,)*
+            ) {
+                ptr_register(stringify!($name), h, node, |d: &mut $iface| {
+                    (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
+                    $(d.$ld = $ld;)*
+                });
+            }
+        )*
+    };
 }
 
-/// `starpu_vector_ptr_register`.
-#[no_mangle]
-pub extern "C" fn starpu_vector_ptr_register(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    ptr: uintptr_t,
-    dev_handle: uintptr_t,
-    offset: size_t,
-) {
-    ptr_register(
-        "starpu_vector_ptr_register",
-        h,
-        node,
-        |d: &mut VectorInterface| {
-            (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
-        },
-    );
-}
-
-/// `starpu_matrix_ptr_register`.
-#[no_mangle]
-pub extern "C" fn starpu_matrix_ptr_register(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    ptr: uintptr_t,
-    dev_handle: uintptr_t,
-    offset: size_t,
-    ld: u32,
-) {
-    ptr_register(
-        "starpu_matrix_ptr_register",
-        h,
-        node,
-        |d: &mut MatrixInterface| {
-            (d.ptr, d.dev_handle, d.offset, d.ld) = (ptr, dev_handle, offset, ld);
-        },
-    );
-}
-
-/// `starpu_block_ptr_register`.
-#[no_mangle]
-pub extern "C" fn starpu_block_ptr_register(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    ptr: uintptr_t,
-    dev_handle: uintptr_t,
-    offset: size_t,
-    ldy: u32,
-    ldz: u32,
-) {
-    ptr_register(
-        "starpu_block_ptr_register",
-        h,
-        node,
-        |d: &mut BlockInterface| {
-            (d.ptr, d.dev_handle, d.offset, d.ldy, d.ldz) = (ptr, dev_handle, offset, ldy, ldz);
-        },
-    );
-}
-
-/// `starpu_tensor_ptr_register`.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "C" fn starpu_tensor_ptr_register(
-    h: starpu_data_handle_t,
-    node: c_uint,
-    ptr: uintptr_t,
-    dev_handle: uintptr_t,
-    offset: size_t,
-    ldy: u32,
-    ldz: u32,
-    ldt: u32,
-) {
-    ptr_register(
-        "starpu_tensor_ptr_register",
-        h,
-        node,
-        |d: &mut TensorInterface| {
-            (d.ptr, d.dev_handle, d.offset) = (ptr, dev_handle, offset);
-            (d.ldy, d.ldz, d.ldt) = (ldy, ldz, ldt);
-        },
-    );
+ptr_registers! {
+    starpu_variable_ptr_register: VariableInterface [];
+    starpu_vector_ptr_register: VectorInterface [];
+    starpu_matrix_ptr_register: MatrixInterface [ld];
+    starpu_block_ptr_register: BlockInterface [ldy, ldz];
+    starpu_tensor_ptr_register: TensorInterface [ldy, ldz, ldt];
 }
 
 /// `starpu_multiformat_data_register`: `nobjects` objects in the CPU format at `ptr`,
@@ -830,6 +521,8 @@ pub unsafe extern "C" fn starpu_multiformat_data_register(
             let conversions = multiformat::Conversions {
                 cpu_to_opencl: crate::codelet::conversion(ops.cpu_to_opencl_cl as *const _),
                 opencl_to_cpu: crate::codelet::conversion(ops.opencl_to_cpu_cl as *const _),
+                cpu_to_cuda: crate::codelet::conversion(ops.cpu_to_cuda_cl as *const _),
+                cuda_to_cpu: crate::codelet::conversion(ops.cuda_to_cpu_cl as *const _),
             };
             if !out.is_null() && !(*out).is_null() {
                 let set = handle(*out).and_then(|h| multiformat::set_conversions(&h, conversions));

@@ -6,6 +6,7 @@
 //! (`FSTARPU_SZ_*`) are computed in Fortran with `c_sizeof`.
 
 use crate::consts::*;
+use crate::types::STARPU_NMAXBUFS;
 use libc::{c_char, c_int};
 use starpu_core::AccessMode;
 use std::ffi::CStr;
@@ -33,6 +34,19 @@ pub enum Kind {
     Value,
 }
 
+/// The entry of C's constant `$c` under the name `F$c`: `key!` for a
+/// `fstarpu_task_insert` key, `value!` for any other.
+macro_rules! key {
+    ($c:ident) => {
+        (concat!("F", stringify!($c)), Kind::Key, $c as isize)
+    };
+}
+macro_rules! value {
+    ($c:ident) => {
+        (concat!("F", stringify!($c)), Kind::Value, $c as isize)
+    };
+}
+
 /// Name, kind and value of every constant (StarPU's 98, less the `FSTARPU_SZ_*` sizes,
 /// plus the task_insert keys StarPU's decoder accepts that its module forgot).
 const TABLE: &[(&str, Kind, isize)] = &[
@@ -51,199 +65,55 @@ const TABLE: &[(&str, Kind, isize)] = &[
     // OR-ing it into a mode leaves the mode as it is.
     ("FSTARPU_MPI_SAME", Kind::Value, 0),
     // fstarpu_task_insert keys.
-    ("FSTARPU_VALUE", Kind::Key, STARPU_VALUE as isize),
-    ("FSTARPU_CALLBACK", Kind::Key, STARPU_CALLBACK as isize),
-    (
-        "FSTARPU_CALLBACK_WITH_ARG",
-        Kind::Key,
-        STARPU_CALLBACK_WITH_ARG as isize,
-    ),
-    (
-        "FSTARPU_CALLBACK_WITH_ARG_NFREE",
-        Kind::Key,
-        STARPU_CALLBACK_WITH_ARG_NFREE as isize,
-    ),
-    (
-        "FSTARPU_CALLBACK_ARG",
-        Kind::Key,
-        STARPU_CALLBACK_ARG as isize,
-    ),
-    (
-        "FSTARPU_CALLBACK_ARG_NFREE",
-        Kind::Key,
-        STARPU_CALLBACK_ARG_NFREE as isize,
-    ),
-    ("FSTARPU_PRIORITY", Kind::Key, STARPU_PRIORITY as isize),
-    (
-        "FSTARPU_EXECUTE_ON_NODE",
-        Kind::Key,
-        STARPU_EXECUTE_ON_NODE as isize,
-    ),
-    (
-        "FSTARPU_EXECUTE_ON_DATA",
-        Kind::Key,
-        STARPU_EXECUTE_ON_DATA as isize,
-    ),
-    ("FSTARPU_DATA_ARRAY", Kind::Key, STARPU_DATA_ARRAY as isize),
-    (
-        "FSTARPU_DATA_MODE_ARRAY",
-        Kind::Key,
-        STARPU_DATA_MODE_ARRAY as isize,
-    ),
-    ("FSTARPU_TAG", Kind::Key, STARPU_TAG as isize),
-    (
-        "FSTARPU_HYPERVISOR_TAG",
-        Kind::Key,
-        STARPU_HYPERVISOR_TAG as isize,
-    ),
-    ("FSTARPU_FLOPS", Kind::Key, STARPU_FLOPS as isize),
-    ("FSTARPU_SCHED_CTX", Kind::Key, STARPU_SCHED_CTX as isize),
-    (
-        "FSTARPU_PROLOGUE_CALLBACK",
-        Kind::Key,
-        STARPU_PROLOGUE_CALLBACK as isize,
-    ),
-    (
-        "FSTARPU_PROLOGUE_CALLBACK_ARG",
-        Kind::Key,
-        STARPU_PROLOGUE_CALLBACK_ARG as isize,
-    ),
-    (
-        "FSTARPU_PROLOGUE_CALLBACK_ARG_NFREE",
-        Kind::Key,
-        STARPU_PROLOGUE_CALLBACK_ARG_NFREE as isize,
-    ),
-    (
-        "FSTARPU_PROLOGUE_CALLBACK_POP",
-        Kind::Key,
-        STARPU_PROLOGUE_CALLBACK_POP as isize,
-    ),
-    (
-        "FSTARPU_PROLOGUE_CALLBACK_POP_ARG",
-        Kind::Key,
-        STARPU_PROLOGUE_CALLBACK_POP_ARG as isize,
-    ),
-    (
-        "FSTARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE",
-        Kind::Key,
-        STARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE as isize,
-    ),
-    (
-        "FSTARPU_EXECUTE_ON_WORKER",
-        Kind::Key,
-        STARPU_EXECUTE_ON_WORKER as isize,
-    ),
-    (
-        "FSTARPU_EXECUTE_WHERE",
-        Kind::Key,
-        STARPU_EXECUTE_WHERE as isize,
-    ),
-    ("FSTARPU_TAG_ONLY", Kind::Key, STARPU_TAG_ONLY as isize),
-    (
-        "FSTARPU_POSSIBLY_PARALLEL",
-        Kind::Key,
-        STARPU_POSSIBLY_PARALLEL as isize,
-    ),
-    (
-        "FSTARPU_WORKER_ORDER",
-        Kind::Key,
-        STARPU_WORKER_ORDER as isize,
-    ),
-    (
-        "FSTARPU_NODE_SELECTION_POLICY",
-        Kind::Key,
-        STARPU_NODE_SELECTION_POLICY as isize,
-    ),
-    ("FSTARPU_NAME", Kind::Key, STARPU_NAME as isize),
-    ("FSTARPU_CL_ARGS", Kind::Key, STARPU_CL_ARGS as isize),
-    (
-        "FSTARPU_CL_ARGS_NFREE",
-        Kind::Key,
-        STARPU_CL_ARGS_NFREE as isize,
-    ),
-    (
-        "FSTARPU_TASK_DEPS_ARRAY",
-        Kind::Key,
-        STARPU_TASK_DEPS_ARRAY as isize,
-    ),
-    ("FSTARPU_TASK_COLOR", Kind::Key, STARPU_TASK_COLOR as isize),
-    (
-        "FSTARPU_HANDLES_SEQUENTIAL_CONSISTENCY",
-        Kind::Key,
-        STARPU_HANDLES_SEQUENTIAL_CONSISTENCY as isize,
-    ),
-    (
-        "FSTARPU_TASK_SYNCHRONOUS",
-        Kind::Key,
-        STARPU_TASK_SYNCHRONOUS as isize,
-    ),
-    (
-        "FSTARPU_TASK_END_DEPS_ARRAY",
-        Kind::Key,
-        STARPU_TASK_END_DEPS_ARRAY as isize,
-    ),
-    (
-        "FSTARPU_TASK_END_DEP",
-        Kind::Key,
-        STARPU_TASK_END_DEP as isize,
-    ),
-    (
-        "FSTARPU_TASK_WORKERIDS",
-        Kind::Key,
-        STARPU_TASK_WORKERIDS as isize,
-    ),
-    (
-        "FSTARPU_SEQUENTIAL_CONSISTENCY",
-        Kind::Key,
-        STARPU_SEQUENTIAL_CONSISTENCY as isize,
-    ),
-    (
-        "FSTARPU_TASK_PROFILING_INFO",
-        Kind::Key,
-        STARPU_TASK_PROFILING_INFO as isize,
-    ),
-    (
-        "FSTARPU_TASK_NO_SUBMITORDER",
-        Kind::Key,
-        STARPU_TASK_NO_SUBMITORDER as isize,
-    ),
-    (
-        "FSTARPU_TASK_SCHED_DATA",
-        Kind::Key,
-        STARPU_TASK_SCHED_DATA as isize,
-    ),
-    (
-        "FSTARPU_EPILOGUE_CALLBACK",
-        Kind::Key,
-        STARPU_EPILOGUE_CALLBACK as isize,
-    ),
-    (
-        "FSTARPU_EPILOGUE_CALLBACK_ARG",
-        Kind::Key,
-        STARPU_EPILOGUE_CALLBACK_ARG as isize,
-    ),
-    ("FSTARPU_TASK_FILE", Kind::Key, STARPU_TASK_FILE as isize),
-    ("FSTARPU_TASK_LINE", Kind::Key, STARPU_TASK_LINE as isize),
-    (
-        "FSTARPU_TRANSACTION",
-        Kind::Key,
-        STARPU_TRANSACTION as isize,
-    ),
-    (
-        "FSTARPU_SOON_CALLBACK",
-        Kind::Key,
-        STARPU_SOON_CALLBACK as isize,
-    ),
-    (
-        "FSTARPU_SOON_CALLBACK_ARG",
-        Kind::Key,
-        STARPU_SOON_CALLBACK_ARG as isize,
-    ),
-    (
-        "FSTARPU_SOON_CALLBACK_ARG_NFREE",
-        Kind::Key,
-        STARPU_SOON_CALLBACK_ARG_NFREE as isize,
-    ),
+    key!(STARPU_VALUE),
+    key!(STARPU_CALLBACK),
+    key!(STARPU_CALLBACK_WITH_ARG),
+    key!(STARPU_CALLBACK_WITH_ARG_NFREE),
+    key!(STARPU_CALLBACK_ARG),
+    key!(STARPU_CALLBACK_ARG_NFREE),
+    key!(STARPU_PRIORITY),
+    key!(STARPU_EXECUTE_ON_NODE),
+    key!(STARPU_EXECUTE_ON_DATA),
+    key!(STARPU_DATA_ARRAY),
+    key!(STARPU_DATA_MODE_ARRAY),
+    key!(STARPU_TAG),
+    key!(STARPU_HYPERVISOR_TAG),
+    key!(STARPU_FLOPS),
+    key!(STARPU_SCHED_CTX),
+    key!(STARPU_PROLOGUE_CALLBACK),
+    key!(STARPU_PROLOGUE_CALLBACK_ARG),
+    key!(STARPU_PROLOGUE_CALLBACK_ARG_NFREE),
+    key!(STARPU_PROLOGUE_CALLBACK_POP),
+    key!(STARPU_PROLOGUE_CALLBACK_POP_ARG),
+    key!(STARPU_PROLOGUE_CALLBACK_POP_ARG_NFREE),
+    key!(STARPU_EXECUTE_ON_WORKER),
+    key!(STARPU_EXECUTE_WHERE),
+    key!(STARPU_TAG_ONLY),
+    key!(STARPU_POSSIBLY_PARALLEL),
+    key!(STARPU_WORKER_ORDER),
+    key!(STARPU_NODE_SELECTION_POLICY),
+    key!(STARPU_NAME),
+    key!(STARPU_CL_ARGS),
+    key!(STARPU_CL_ARGS_NFREE),
+    key!(STARPU_TASK_DEPS_ARRAY),
+    key!(STARPU_TASK_COLOR),
+    key!(STARPU_HANDLES_SEQUENTIAL_CONSISTENCY),
+    key!(STARPU_TASK_SYNCHRONOUS),
+    key!(STARPU_TASK_END_DEPS_ARRAY),
+    key!(STARPU_TASK_END_DEP),
+    key!(STARPU_TASK_WORKERIDS),
+    key!(STARPU_SEQUENTIAL_CONSISTENCY),
+    key!(STARPU_TASK_PROFILING_INFO),
+    key!(STARPU_TASK_NO_SUBMITORDER),
+    key!(STARPU_TASK_SCHED_DATA),
+    key!(STARPU_EPILOGUE_CALLBACK),
+    key!(STARPU_EPILOGUE_CALLBACK_ARG),
+    key!(STARPU_TASK_FILE),
+    key!(STARPU_TASK_LINE),
+    key!(STARPU_TRANSACTION),
+    key!(STARPU_SOON_CALLBACK),
+    key!(STARPU_SOON_CALLBACK_ARG),
+    key!(STARPU_SOON_CALLBACK_ARG_NFREE),
     // Worker types (enum starpu_worker_archtype).
     ("FSTARPU_CPU_WORKER", Kind::Value, 0),
     ("FSTARPU_CUDA_WORKER", Kind::Value, 1),
@@ -251,16 +121,8 @@ const TABLE: &[(&str, Kind, isize)] = &[
     ("FSTARPU_ANY_WORKER", Kind::Value, 255),
     ("FSTARPU_NARCH", Kind::Value, 9),
     // Integers.
-    (
-        "FSTARPU_NMAXBUFS",
-        Kind::Value,
-        crate::types::STARPU_NMAXBUFS as isize,
-    ),
-    (
-        "FSTARPU_DEFAULT_PRIO",
-        Kind::Value,
-        STARPU_DEFAULT_PRIO as isize,
-    ),
+    value!(STARPU_NMAXBUFS),
+    value!(STARPU_DEFAULT_PRIO),
     // fstarpu_sched_ctx_create keys (StarPU's values: keys of starpu_sched_ctx_create).
     ("FSTARPU_SCHED_CTX_POLICY_NAME", Kind::Value, 1 << 16),
     ("FSTARPU_SCHED_CTX_POLICY_STRUCT", Kind::Value, 2 << 16),
@@ -272,31 +134,15 @@ const TABLE: &[(&str, Kind, isize)] = &[
     ("FSTARPU_SCHED_CTX_POLICY_INIT", Kind::Value, 8 << 16),
     ("FSTARPU_SCHED_CTX_USER_DATA", Kind::Value, 9 << 16),
     // Where a codelet or task may run.
-    ("FSTARPU_NOWHERE", Kind::Value, STARPU_NOWHERE as isize),
-    ("FSTARPU_CPU", Kind::Value, STARPU_CPU as isize),
-    ("FSTARPU_CUDA", Kind::Value, STARPU_CUDA as isize),
-    ("FSTARPU_OPENCL", Kind::Value, STARPU_OPENCL as isize),
+    value!(STARPU_NOWHERE),
+    value!(STARPU_CPU),
+    value!(STARPU_CUDA),
+    value!(STARPU_OPENCL),
     // Codelet flags.
-    (
-        "FSTARPU_CODELET_SIMGRID_EXECUTE",
-        Kind::Value,
-        STARPU_CODELET_SIMGRID_EXECUTE as isize,
-    ),
-    (
-        "FSTARPU_CODELET_SIMGRID_EXECUTE_AND_INJECT",
-        Kind::Value,
-        STARPU_CODELET_SIMGRID_EXECUTE_AND_INJECT as isize,
-    ),
-    (
-        "FSTARPU_CUDA_ASYNC",
-        Kind::Value,
-        STARPU_CUDA_ASYNC as isize,
-    ),
-    (
-        "FSTARPU_OPENCL_ASYNC",
-        Kind::Value,
-        STARPU_OPENCL_ASYNC as isize,
-    ),
+    value!(STARPU_CODELET_SIMGRID_EXECUTE),
+    value!(STARPU_CODELET_SIMGRID_EXECUTE_AND_INJECT),
+    value!(STARPU_CUDA_ASYNC),
+    value!(STARPU_OPENCL_ASYNC),
     // Performance model types (enum starpu_perfmodel_type).
     ("FSTARPU_PER_WORKER", Kind::Value, 1),
     ("FSTARPU_PER_ARCH", Kind::Value, 2),

@@ -1,10 +1,10 @@
 //! `starpu.Codelet`: a Python function with declared data arguments and kind (sequential
-//! or parallel), as StarPU's `struct starpu_codelet`; optionally an OpenCL implementation
-//! beside it, or instead of it (see `opencl`).
+//! or parallel), as StarPU's `struct starpu_codelet`; optionally OpenCL and CUDA
+//! implementations beside it, or instead of it (see `opencl`, `cuda`).
 
 use crate::errors;
 use crate::modes;
-use crate::task::{function_name, python_kernel, python_opencl_kernel};
+use crate::task::{function_name, python_cuda_kernel, python_kernel, python_opencl_kernel};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use starpu_core::CodeletType;
@@ -20,7 +20,9 @@ use std::sync::Arc;
 /// `opencl=g` gives it an OpenCL implementation: `g` runs on OpenCL workers with the same
 /// arguments, each data argument as a `starpu.opencl.Buffer`, and launches kernels of a
 /// `starpu.opencl.Program`. `func` may then be None: the codelet runs on OpenCL workers
-/// only (its tasks are refused with `NoDeviceError` where there is none).
+/// only (its tasks are refused with `NoDeviceError` where there is none). `cuda=h` gives it
+/// a CUDA implementation the same way: `h` gets each data argument as a
+/// `starpu.cuda.Buffer` and launches kernels of a `starpu.cuda.Program`.
 #[pyclass(frozen, module = "starpu", name = "Codelet")]
 pub(crate) struct Codelet {
     pub(crate) core: Arc<starpu_core::Codelet>,
@@ -28,12 +30,15 @@ pub(crate) struct Codelet {
     pub(crate) func: Option<Py<PyAny>>,
     /// The OpenCL implementation.
     pub(crate) opencl: Option<Py<PyAny>>,
+    /// The CUDA implementation.
+    pub(crate) cuda: Option<Py<PyAny>>,
 }
 
 #[pymethods]
 impl Codelet {
     #[new]
-    #[pyo3(signature = (func, modes=None, *, name=None, r#type=None, max_parallelism=None, opencl=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
+    #[pyo3(signature = (func, modes=None, *, name=None, r#type=None, max_parallelism=None, opencl=None, cuda=None))]
     fn new(
         py: Python<'_>,
         func: Option<&Bound<'_, PyAny>>,
@@ -42,15 +47,23 @@ impl Codelet {
         r#type: Option<&str>,
         max_parallelism: Option<i32>,
         opencl: Option<&Bound<'_, PyAny>>,
+        cuda: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let func = func.filter(|f| !f.is_none());
         let opencl = opencl.filter(|f| !f.is_none());
-        let Some(main) = func.or(opencl) else {
+        let cuda = cuda.filter(|f| !f.is_none());
+        let Some(main) = func.or(opencl).or(cuda) else {
             return Err(PyTypeError::new_err(
-                "Codelet needs a function, an OpenCL function (opencl=), or both",
+                "Codelet needs a function, an OpenCL function (opencl=), a CUDA function \
+                 (cuda=), or several",
             ));
         };
-        if func.into_iter().chain(opencl).any(|f| !f.is_callable()) {
+        if func
+            .into_iter()
+            .chain(opencl)
+            .chain(cuda)
+            .any(|f| !f.is_callable())
+        {
             return Err(PyTypeError::new_err("Codelet needs callables"));
         }
         let name = name.unwrap_or_else(|| function_name(main));
@@ -60,6 +73,9 @@ impl Codelet {
         }
         if opencl.is_some() {
             cl = cl.opencl(python_opencl_kernel);
+        }
+        if cuda.is_some() {
+            cl = cl.cuda(python_cuda_kernel);
         }
         cl = match modes {
             Some(m) => cl.modes(
@@ -87,6 +103,7 @@ impl Codelet {
             core: Arc::new(cl),
             func: func.map(|f| f.clone().unbind()),
             opencl: opencl.map(|f| f.clone().unbind()),
+            cuda: cuda.map(|f| f.clone().unbind()),
         })
     }
 
@@ -100,6 +117,12 @@ impl Codelet {
     #[getter]
     fn opencl(&self, py: Python<'_>) -> Option<Py<PyAny>> {
         self.opencl.as_ref().map(|f| f.clone_ref(py))
+    }
+
+    /// The CUDA implementation, if any.
+    #[getter]
+    fn cuda(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.cuda.as_ref().map(|f| f.clone_ref(py))
     }
 
     /// The declared modes (`None`: each task chooses).

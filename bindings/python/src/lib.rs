@@ -11,12 +11,15 @@
 //! arrays cut through the core's filters and plans), `views` (numpy views of the runtime's
 //! SCRATCH and REDUX buffers), `redux` (reduction methods), `sched_ctx`
 //! (`starpu.SchedCtx`), `transaction` (`starpu.Transaction`), `native` (C kernels),
-//! `opencl` (OpenCL implementations of codelets), `mpi` (`starpu.mpi`, with the `mpi`
+//! `opencl` and `cuda` (OpenCL and CUDA implementations of codelets, sharing
+//! `device_call`), `mpi` (`starpu.mpi`, with the `mpi`
 //! feature), `perf` (performance-model symbols), `gil` (worker threads and the GIL),
 //! `errors` (the core's error kinds as exception classes), `event_loop` (asyncio
 //! completions in batches).
 
 mod codelet;
+mod cuda;
+mod device_call;
 mod errors;
 mod event_loop;
 mod future;
@@ -54,6 +57,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<opencl::Program>()?;
     m.add_class::<opencl::Buffer>()?;
     m.add_class::<opencl::Local>()?;
+    m.add_class::<device_call::DeviceData>()?;
+    // Named apart from OpenCL's classes here; `starpu.cuda` gives them their own names.
+    m.add("CudaProgram", m.py().get_type::<cuda::Program>())?;
+    m.add("CudaBuffer", m.py().get_type::<cuda::Buffer>())?;
     #[cfg(feature = "mpi")]
     mpi::add_to(m)?;
     m.add_function(wrap_pyfunction!(runtime::init, m)?)?;
@@ -69,6 +76,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runtime::worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::cpu_worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::opencl_worker_get_count, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::cuda_worker_get_count, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::worker_get_count_by_type, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::worker_get_id, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::combined_worker_get_size, m)?)?;

@@ -27,23 +27,25 @@ pub(crate) fn runtime(py: Python<'_>) -> PyResult<Arc<Runtime>> {
     starpu_core::runtime::global().map_err(|_| errors::not_running(py))
 }
 
-/// `starpu.init(ncpus=None, sched_policy_name=None, silent=None, nopencl=None)`: starts
-/// the runtime.
+/// `starpu.init(ncpus=None, sched_policy_name=None, silent=None, nopencl=None,
+/// ncuda=None)`: starts the runtime.
 ///
 /// StarPU's `starpu.init()` takes no argument; the keyword arguments are the fields of
 /// `struct starpu_conf` a Python program most often sets (`nopencl`: at most that many
 /// OpenCL workers, 0 for none; a CPU OpenCL device such as PoCL counts only with
-/// `STARPU_OPENCL_ON_CPUS=1`). StarPU's environment variables
+/// `STARPU_OPENCL_ON_CPUS=1`; `ncuda`: at most that many CUDA GPUs). StarPU's environment
+/// variables
 /// (`STARPU_NCPU`, `STARPU_SCHED`, ...) apply over them, as in StarPU. Calls nest: each
 /// `init` needs its `shutdown`.
 #[pyfunction]
-#[pyo3(signature = (*, ncpus=None, sched_policy_name=None, silent=None, nopencl=None))]
+#[pyo3(signature = (*, ncpus=None, sched_policy_name=None, silent=None, nopencl=None, ncuda=None))]
 pub(crate) fn init(
     py: Python<'_>,
     ncpus: Option<i64>,
     sched_policy_name: Option<String>,
     silent: Option<bool>,
     nopencl: Option<usize>,
+    ncuda: Option<usize>,
 ) -> PyResult<()> {
     let ncpus = match ncpus {
         None | Some(-1) => None,
@@ -57,6 +59,7 @@ pub(crate) fn init(
     let mut config = Config {
         ncpus,
         nopencl,
+        ncuda,
         sched_policy: sched_policy_name,
         ..Config::default()
     };
@@ -158,6 +161,12 @@ pub(crate) fn worker_get_count() -> usize {
 #[pyfunction]
 pub(crate) fn cpu_worker_get_count() -> usize {
     count_of(Some(WorkerKind::Cpu))
+}
+
+/// `starpu.cuda_worker_get_count()`: CUDA workers (0 when the runtime does not run).
+#[pyfunction]
+pub(crate) fn cuda_worker_get_count() -> usize {
+    count_of(Some(WorkerKind::Cuda))
 }
 
 /// `starpu.opencl_worker_get_count()`: OpenCL workers (0 when the runtime does not run).

@@ -16,6 +16,7 @@
 //! return value (or exception) goes to the task's future, or to a result handle.
 
 use crate::codelet::Codelet;
+use crate::device_call::{self, DeviceCall, DeviceKind};
 use crate::errors::PyCause;
 use crate::errors::{self, IntoPy};
 use crate::future::{FutState, Future};
@@ -54,10 +55,12 @@ enum Out {
 
 /// What runs.
 enum Kernel {
-    /// Python functions: a codelet has a CPU one, an OpenCL one (see `opencl`), or both.
+    /// Python functions: a codelet has a CPU one, an OpenCL one (see `opencl`), a CUDA
+    /// one (see `cuda`), or several.
     Python {
         cpu: Option<Py<PyAny>>,
         opencl: Option<Py<PyAny>>,
+        cuda: Option<Py<PyAny>>,
     },
     /// A native kernel: the codelet calls it, nothing here.
     Native,
@@ -67,7 +70,9 @@ impl Kernel {
     /// The function that says what the task is (its name, its `@starpu.access` modes).
     fn main_function(&self) -> Option<&Py<PyAny>> {
         match self {
-            Kernel::Python { cpu, opencl } => cpu.as_ref().or(opencl.as_ref()),
+            Kernel::Python { cpu, opencl, cuda } => {
+                cpu.as_ref().or(opencl.as_ref()).or(cuda.as_ref())
+            }
             Kernel::Native => None,
         }
     }
@@ -93,20 +98,23 @@ impl PyTask {
         self.perf.as_ref().map(|p| p.1)
     }
 
-    /// The value of argument `a` for the function; `device`: the serial number of the
-    /// OpenCL call running it, if it is the OpenCL implementation.
+    /// The value of argument `a` for the function; `device`: the device call running it,
+    /// if it is a device implementation.
     fn value(
         &self,
         py: Python<'_>,
         call: &KernelCall,
         a: &Arg,
-        device: Option<u64>,
+        device: Option<DeviceCall>,
     ) -> PyResult<Py<PyAny>> {
         match a {
             Arg::Value(v) => Ok(v.clone_ref(py)),
             Arg::Data(i) if device.is_some() && self.buffers[*i].is_buffer() => {
-                let serial = device.unwrap_or_default();
-                crate::opencl::buffer(py, call, serial, *i, &self.buffers[*i])
+                let (state, dc) = (&self.buffers[*i], device.expect("checked"));
+                match dc.kind {
+                    DeviceKind::OpenCl => crate::opencl::buffer(py, call, dc.serial, *i, state),
+                    DeviceKind::Cuda => crate::cuda::buffer(py, call, dc.serial, *i, state),
+                }
             }
             Arg::Data(i) => {
                 // SCRATCH and REDUX work on a buffer of the worker's, not the data.
@@ -125,14 +133,14 @@ impl PyTask {
 
     /// Runs the Python function (on a worker, GIL held) and delivers its result. An
     /// exception fails the task with that exception as the failure's cause, marked with
-    /// the task's name. `device`: the serial number of the OpenCL call, when the OpenCL
-    /// function runs.
-    fn run(&self, py: Python<'_>, call: &KernelCall, device: Option<u64>) -> KernelResult {
+    /// the task's name. `device`: the device call, when a device function runs.
+    fn run(&self, py: Python<'_>, call: &KernelCall, device: Option<DeviceCall>) -> KernelResult {
         let task = call.task();
-        let func = match &self.kernel {
-            Kernel::Python { opencl, .. } if device.is_some() => opencl,
-            Kernel::Python { cpu, .. } => cpu,
-            Kernel::Native => return Ok(()),
+        let func = match (&self.kernel, device.map(|d| d.kind)) {
+            (Kernel::Python { opencl, .. }, Some(DeviceKind::OpenCl)) => opencl,
+            (Kernel::Python { cuda, .. }, Some(DeviceKind::Cuda)) => cuda,
+            (Kernel::Python { cpu, .. }, None) => cpu,
+            (Kernel::Native, _) => return Ok(()),
         };
         let Some(func) = func else {
             return Err("this codelet has no Python function for this kind of worker".into());
@@ -256,11 +264,20 @@ pub(crate) fn python_kernel(call: &KernelCall) -> KernelResult {
 
 /// The OpenCL implementation of Python codelets given `opencl=` (see `opencl`).
 pub(crate) fn python_opencl_kernel(call: &KernelCall) -> KernelResult {
+    python_device_kernel(call, DeviceKind::OpenCl)
+}
+
+/// The CUDA implementation of Python codelets given `cuda=` (see `cuda`).
+pub(crate) fn python_cuda_kernel(call: &KernelCall) -> KernelResult {
+    python_device_kernel(call, DeviceKind::Cuda)
+}
+
+fn python_device_kernel(call: &KernelCall, kind: DeviceKind) -> KernelResult {
     let task = call
         .payload::<PyTask>()
         .ok_or("a Python codelet ran a task the Python face did not submit")?;
-    crate::opencl::run_as_current(call, |serial| {
-        crate::gil::attach(|py| task.run(py, call, Some(serial)))
+    device_call::run_as_current(call, kind, |dc| {
+        crate::gil::attach(|py| task.run(py, call, Some(dc)))
     })
 }
 
@@ -413,6 +430,7 @@ fn submit_on(
             let kernel = Kernel::Python {
                 cpu: Some(f.clone_ref(py)),
                 opencl: None,
+                cuda: None,
             };
             (cl, kernel, false)
         }
@@ -421,6 +439,7 @@ fn submit_on(
             let kernel = Kernel::Python {
                 cpu: c.func.as_ref().map(|f| f.clone_ref(py)),
                 opencl: c.opencl.as_ref().map(|f| f.clone_ref(py)),
+                cuda: c.cuda.as_ref().map(|f| f.clone_ref(py)),
             };
             (c.core.clone(), kernel, true)
         }

@@ -60,6 +60,21 @@ pub(crate) fn dense(call: &KernelCall, i: usize) -> Result<Dense> {
     Ok(b)
 }
 
+/// Buffer `i` of `call` as a driver describes it to kernels (`make` turns the place into
+/// the driver's buffer type), checked to hold `T`s when `T` is given.
+pub(crate) fn device_buffer<T: Element, B>(
+    call: &KernelCall,
+    i: usize,
+    check: bool,
+    make: impl FnOnce(Dense) -> B,
+) -> Result<B> {
+    let d = dense(call, i)?;
+    if check {
+        check_elements::<T>(call, i, d.elemsize)?;
+    }
+    Ok(make(d))
+}
+
 /// Checks that buffer `i` of `call`, of elements of `elemsize` bytes, holds `T`s.
 pub(crate) fn check_elements<T: Element>(
     call: &KernelCall,

@@ -3,6 +3,32 @@
 //! driver (main RAM's node operations are in `memory/`). Nodes are numbered as in StarPU:
 //! main RAM, then the CUDA devices, then the OpenCL devices.
 
+/// What a device's memory node says of itself (`NodeDriver::kind`, `name`,
+/// `total_memory`), the same in every device driver: `$kind`, the device's `name` field,
+/// and its `$memory` field (bytes; 0 when unknown).
+#[allow(unused_macros)] // without any device driver
+macro_rules! node_identity {
+    ($kind:expr, $memory:ident) => {
+        fn kind(&self) -> crate::memory::NodeKind {
+            $kind
+        }
+
+        fn name(&self) -> String {
+            self.name.clone()
+        }
+
+        fn total_memory(&self) -> Option<usize> {
+            crate::drivers::known_bytes(self.$memory)
+        }
+    };
+}
+
+/// A device's memory size as a driver reports it: `None` for 0 (unknown).
+#[allow(dead_code)] // without any device driver
+fn known_bytes(bytes: impl TryInto<usize>) -> Option<usize> {
+    bytes.try_into().ok().filter(|&b| b > 0)
+}
+
 #[cfg(feature = "cuda")]
 pub mod cuda;
 #[allow(dead_code)] // without any device driver, nothing reads device buffers

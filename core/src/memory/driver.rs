@@ -5,7 +5,7 @@
 
 use super::transfer::Loc;
 use super::NodeKind;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Which way a copy a driver makes goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,24 @@ impl Region {
 
     pub fn bytes(&self) -> usize {
         self.blocksize * self.numblocks
+    }
+
+    /// Refuses blocks that would overlap on either side (a leading dimension smaller than
+    /// the block), as StarPU's copies require.
+    pub fn check(&self) -> Result<()> {
+        let Region {
+            blocksize,
+            numblocks,
+            ld_src,
+            ld_dst,
+        } = *self;
+        if numblocks > 1 && (ld_src < blocksize || ld_dst < blocksize) {
+            return Err(Error::invalid(format!(
+                "copy of {numblocks} blocks of {blocksize} bytes with leading dimensions \
+                 {ld_src} and {ld_dst}: blocks would overlap"
+            )));
+        }
+        Ok(())
     }
 
     /// Whether both sides are one contiguous run.

@@ -94,6 +94,7 @@ pub trait Copier {
             ld_src,
             ld_dst,
         };
+        r.check()?;
         self.copy_region(src, dst, r)
     }
 }
@@ -159,21 +160,10 @@ impl Copier for NodeCopier<'_> {
     }
 
     fn copy_region(&mut self, src: Loc, dst: Loc, region: Region) -> Result<()> {
-        let Region {
-            blocksize,
-            numblocks,
-            ld_src,
-            ld_dst,
-        } = region;
         if region.bytes() == 0 {
             return Ok(());
         }
-        if numblocks > 1 && (ld_src < blocksize || ld_dst < blocksize) {
-            return Err(Error::invalid(format!(
-                "copy of {numblocks} blocks of {blocksize} bytes with leading dimensions \
-                 {ld_src} and {ld_dst}: blocks would overlap"
-            )));
-        }
+        region.check()?;
         let driver = match self.dir {
             Direction::FromDevice => self.src.driver(),
             _ => self.dst.driver(),

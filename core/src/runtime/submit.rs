@@ -173,9 +173,7 @@ impl Runtime {
                         a.handle.interface_id() == crate::data::interfaces::id::MULTIFORMAT
                     });
                 let why = if multiformat {
-                    "; multiformat data runs on OpenCL workers only with conversion codelets \
-                     cpu_to_opencl_cl with an OpenCL implementation and opencl_to_cpu_cl with \
-                     a CPU one, never on CUDA workers"
+                    task::multiformat::WHY_REFUSED
                 } else {
                     ""
                 };

@@ -2,15 +2,19 @@
 //!
 //! As in StarPU, the handle remembers which format holds its value (StarPU's `mf_node`):
 //! the CPU format after registration and after a CPU task, the OpenCL format after a task
-//! on an OpenCL worker. Each replica holds both formats (see the interface), so moving
-//! data between nodes stays a plain copy; converting is a step of the access that needs
-//! the other format:
+//! on an OpenCL worker, the CUDA format after a task on a CUDA worker. Each replica holds
+//! every format (see the interface), so moving data between nodes stays a plain copy;
+//! converting is a step of the access that needs another format:
 //!
-//! - a task on an OpenCL worker first runs `cpu_to_opencl_cl` there, on the device
-//!   replica (it reads `cpu_ptr`, writes `opencl_ptr`, as StarPU's example kernels do);
+//! - a task on a device worker first runs `cpu_to_opencl_cl` / `cpu_to_cuda_cl` there, on
+//!   the device replica (it reads `cpu_ptr`, writes `opencl_ptr` / `cuda_ptr`, as
+//!   StarPU's example kernels do);
 //! - a CPU task, an acquisition in main RAM or a coherent unregistration first brings the
-//!   replica (both formats) to main RAM and runs `opencl_to_cpu_cl`'s CPU function there
-//!   (it reads `opencl_ptr`, writes `cpu_ptr`): StarPU runs this direction on the CPU too.
+//!   replica (every format) to main RAM and runs `opencl_to_cpu_cl`'s / `cuda_to_cpu_cl`'s
+//!   CPU function there (it reads the device format, writes `cpu_ptr`): StarPU runs this
+//!   direction on the CPU too;
+//! - from one device format to the other, the value goes through the CPU format (both
+//!   steps above, on the worker that needs it).
 //!
 //! A step of the access rather than a task of its own: the task that needs the format
 //! already holds the data (its dependencies are met, its worker is chosen), so nothing
@@ -24,7 +28,7 @@ use crate::data::{AccessMode, DataHandle};
 use crate::error::{Error, Result};
 use crate::memory::{self, NodeId};
 use crate::worker::WorkerKind;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The conversion codelets of multiformat data (`struct
@@ -35,28 +39,91 @@ pub struct Conversions {
     pub cpu_to_opencl: Option<Arc<Codelet>>,
     /// Runs in main RAM (its CPU function): OpenCL format to CPU format.
     pub opencl_to_cpu: Option<Arc<Codelet>>,
+    /// Runs on a CUDA worker: CPU format to CUDA format, in the device replica.
+    pub cpu_to_cuda: Option<Arc<Codelet>>,
+    /// Runs in main RAM (its CPU function): CUDA format to CPU format.
+    pub cuda_to_cpu: Option<Arc<Codelet>>,
+}
+
+/// Why a submission with multiformat data found no worker (appended to its error).
+pub(crate) const WHY_REFUSED: &str = "; multiformat data runs on a device's workers only \
+     with its conversion codelets: cpu_to_opencl_cl with an OpenCL implementation and \
+     opencl_to_cpu_cl with a CPU one for OpenCL workers, cpu_to_cuda_cl with a CUDA \
+     implementation and cuda_to_cpu_cl with a CPU one for CUDA workers";
+
+/// The format holding a multiformat handle's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Cpu = 0,
+    OpenCl = 1,
+    Cuda = 2,
+}
+
+impl Format {
+    fn of(kind: WorkerKind) -> Format {
+        match kind {
+            WorkerKind::OpenCl => Format::OpenCl,
+            WorkerKind::Cuda => Format::Cuda,
+            _ => Format::Cpu,
+        }
+    }
+
+    fn device_name(self) -> &'static str {
+        match self {
+            Format::Cpu => "CPU",
+            Format::OpenCl => "an OpenCL",
+            Format::Cuda => "a CUDA",
+        }
+    }
+
+    fn from_u8(v: u8) -> Format {
+        match v {
+            1 => Format::OpenCl,
+            2 => Format::Cuda,
+            _ => Format::Cpu,
+        }
+    }
+}
+
+impl Conversions {
+    /// The conversion codelets of a device format: there (CPU format to it) and back
+    /// (names as in `struct starpu_multiformat_data_interface_ops`).
+    #[allow(clippy::type_complexity)]
+    fn of(&self, f: Format) -> Option<[(&Option<Arc<Codelet>>, &'static str); 2]> {
+        match f {
+            Format::Cpu => None,
+            Format::OpenCl => Some([
+                (&self.cpu_to_opencl, "cpu_to_opencl_cl"),
+                (&self.opencl_to_cpu, "opencl_to_cpu_cl"),
+            ]),
+            Format::Cuda => Some([
+                (&self.cpu_to_cuda, "cpu_to_cuda_cl"),
+                (&self.cuda_to_cpu, "cuda_to_cpu_cl"),
+            ]),
+        }
+    }
 }
 
 struct Formats {
     conversions: Conversions,
-    /// The value is in the OpenCL format.
-    on_device: AtomicBool,
+    /// The `Format` holding the value.
+    format: AtomicU8,
     /// Serialises conversions.
     converting: Mutex<()>,
-    /// The OpenCL-format buffer given to the home replica in main RAM (0: none).
-    home_buffer: usize,
+    /// The device-format buffers given to the home replica in main RAM.
+    home_buffers: Vec<usize>,
 }
 
 impl Drop for Formats {
     fn drop(&mut self) {
-        if self.home_buffer != 0 {
-            memory::free_ram(self.home_buffer);
+        for &b in &self.home_buffers {
+            memory::free_ram(b);
         }
     }
 }
 
 /// Gives multiformat data `h` its conversion codelets (once, at registration, before any
-/// task uses it). The home replica in main RAM gets a buffer for the OpenCL format, so
+/// task uses it). The home replica in main RAM gets a buffer for each device format, so
 /// that the value can come back from a device in that format.
 pub fn set_conversions(h: &DataHandle, conversions: Conversions) -> Result<()> {
     if h.interface_id() != id::MULTIFORMAT {
@@ -69,16 +136,30 @@ pub fn set_conversions(h: &DataHandle, conversions: Conversions) -> Result<()> {
     // SAFETY: the description is a MultiformatInterface (checked above); no task uses the
     // handle yet.
     let desc = unsafe { &mut *(ram.desc.ptr() as *mut MultiformatInterface) };
-    let mut home_buffer = 0;
-    if desc.cpu_ptr != 0 && desc.opencl_ptr == 0 && desc.opencl_size() != 0 {
-        home_buffer = memory::alloc_ram(desc.opencl_size())?;
-        desc.opencl_ptr = home_buffer;
+    let mut home_buffers = Vec::new();
+    let (opencl_size, cuda_size) = (desc.opencl_size(), desc.cuda_size());
+    for (ptr, size) in [
+        (&mut desc.opencl_ptr, opencl_size),
+        (&mut desc.cuda_ptr, cuda_size),
+    ] {
+        if desc.cpu_ptr != 0 && *ptr == 0 && size != 0 {
+            match memory::alloc_ram(size) {
+                Ok(b) => {
+                    *ptr = b;
+                    home_buffers.push(b);
+                }
+                Err(e) => {
+                    home_buffers.iter().for_each(|&b| memory::free_ram(b));
+                    return Err(e);
+                }
+            }
+        }
     }
     let formats = Formats {
         conversions,
-        on_device: AtomicBool::new(false),
+        format: AtomicU8::new(Format::Cpu as u8),
         converting: Mutex::new(()),
-        home_buffer,
+        home_buffers,
     };
     h.0.formats
         .set(Box::new(formats))
@@ -90,21 +171,21 @@ fn formats(h: &DataHandle) -> Option<&Formats> {
 }
 
 /// Whether a worker of `kind` may run a task over these accesses: multiformat data goes
-/// to OpenCL workers when it can go there and come back (a `cpu_to_opencl_cl` with an
-/// OpenCL implementation, an `opencl_to_cpu_cl` with a CPU one), and to no other device
-/// (CUDA conversions are not run). Stricter than StarPU, which aborts when the way back
-/// is missing.
+/// to a device's workers when it can go there and come back (for OpenCL, a
+/// `cpu_to_opencl_cl` with an OpenCL implementation and an `opencl_to_cpu_cl` with a CPU
+/// one; for CUDA, `cpu_to_cuda_cl` with a CUDA implementation and `cuda_to_cpu_cl` with a
+/// CPU one). Stricter than StarPU, which aborts when the way back is missing.
 pub(crate) fn device_can_take(spec: &TaskSpec, kind: WorkerKind) -> bool {
     let has = |cl: &Option<Arc<Codelet>>, k: WorkerKind| {
         cl.as_ref().is_some_and(|cl| !cl.funcs(k).is_empty())
     };
     spec.accesses.iter().all(|a| {
         a.handle.interface_id() != id::MULTIFORMAT
-            || (kind == WorkerKind::OpenCl
-                && formats(&a.handle).is_some_and(|f| {
-                    has(&f.conversions.cpu_to_opencl, WorkerKind::OpenCl)
-                        && has(&f.conversions.opencl_to_cpu, WorkerKind::Cpu)
-                }))
+            || formats(&a.handle)
+                .and_then(|f| f.conversions.of(Format::of(kind)))
+                .is_some_and(|[(there, _), (back, _)]| {
+                    has(there, kind) && has(back, WorkerKind::Cpu)
+                })
     })
 }
 
@@ -115,11 +196,8 @@ pub(crate) fn prepare(worker: usize, node: NodeId, spec: &TaskSpec) -> Result<()
         let Some(f) = formats(&a.handle) else {
             continue;
         };
-        if node == memory::MAIN_RAM {
-            to_cpu(&a.handle, f, worker, a.mode)?;
-        } else {
-            to_device(&a.handle, f, worker, node, a.mode)?;
-        }
+        let target = Format::of(super::reduction::kind_of(&a.handle, node));
+        convert(&a.handle, f, worker, node, target, a.mode)?;
     }
     Ok(())
 }
@@ -128,59 +206,56 @@ pub(crate) fn prepare(worker: usize, node: NodeId, spec: &TaskSpec) -> Result<()
 /// in main RAM (an acquisition, a coherent unregistration). Nothing for other data.
 pub(crate) fn for_application(h: &DataHandle, mode: AccessMode) -> Result<()> {
     match formats(h) {
-        Some(f) => to_cpu(h, f, usize::MAX, mode),
+        Some(f) => convert(h, f, usize::MAX, memory::MAIN_RAM, Format::Cpu, mode),
         None => Ok(()),
     }
 }
 
-fn to_device(
+/// Brings `h` to format `target` for an access in `mode` by `worker` in `node`: through
+/// the CPU format (in main RAM) when it is in another device's format. An access that
+/// does not read only changes which format the next value will be in.
+fn convert(
     h: &DataHandle,
     f: &Formats,
     worker: usize,
     node: NodeId,
+    target: Format,
     mode: AccessMode,
 ) -> Result<()> {
     let _one = f.converting.lock().unwrap_or_else(|e| e.into_inner());
-    if f.on_device.load(Ordering::SeqCst) {
+    let current = Format::from_u8(f.format.load(Ordering::SeqCst));
+    if current == target {
         return Ok(());
     }
     if mode.reads() {
-        let cl = f.conversions.cpu_to_opencl.as_ref().ok_or_else(|| {
-            Error::no_device(format!(
-                "data {}: multiformat data has no cpu_to_opencl_cl conversion codelet",
-                h.label()
-            ))
-        })?;
-        run_inline(worker, node, cl, &[(h.clone(), AccessMode::RW)])
-            .map_err(|e| conversion_failed(h, "cpu_to_opencl_cl", e))?;
-    }
-    f.on_device.store(true, Ordering::SeqCst);
-    Ok(())
-}
-
-fn to_cpu(h: &DataHandle, f: &Formats, worker: usize, mode: AccessMode) -> Result<()> {
-    let _one = f.converting.lock().unwrap_or_else(|e| e.into_inner());
-    if !f.on_device.load(Ordering::SeqCst) {
-        return Ok(());
-    }
-    if mode.reads() {
-        let cl = f
-            .conversions
-            .opencl_to_cpu
-            .as_ref()
-            .filter(|cl| !cl.cpu_funcs.is_empty())
-            .ok_or_else(|| {
+        if let Some([_, (back, name)]) = f.conversions.of(current) {
+            let cl = back
+                .as_ref()
+                .filter(|cl| !cl.cpu_funcs.is_empty())
+                .ok_or_else(|| {
+                    Error::no_device(format!(
+                        "data {}: multiformat data written on {} device has no {name} conversion \
+                         codelet with a CPU implementation (it runs in main RAM, as in StarPU)",
+                        h.label(),
+                        current.device_name()
+                    ))
+                })?;
+            run_inline(worker, memory::MAIN_RAM, cl, &[(h.clone(), AccessMode::RW)])
+                .map_err(|e| conversion_failed(h, name, e))?;
+            f.format.store(Format::Cpu as u8, Ordering::SeqCst);
+        }
+        if let Some([(there, name), _]) = f.conversions.of(target) {
+            let cl = there.as_ref().ok_or_else(|| {
                 Error::no_device(format!(
-                    "data {}: multiformat data written on an OpenCL device has no \
-                     opencl_to_cpu_cl conversion codelet with a CPU implementation (it runs \
-                     in main RAM, as in StarPU)",
+                    "data {}: multiformat data has no {name} conversion codelet",
                     h.label()
                 ))
             })?;
-        run_inline(worker, memory::MAIN_RAM, cl, &[(h.clone(), AccessMode::RW)])
-            .map_err(|e| conversion_failed(h, "opencl_to_cpu_cl", e))?;
+            run_inline(worker, node, cl, &[(h.clone(), AccessMode::RW)])
+                .map_err(|e| conversion_failed(h, name, e))?;
+        }
     }
-    f.on_device.store(false, Ordering::SeqCst);
+    f.format.store(target as u8, Ordering::SeqCst);
     Ok(())
 }
 

@@ -1693,85 +1693,10 @@ void starpu_bcsr_data_register(starpu_data_handle_t *out,
                                size_t elemsize);
 
 /**
- * `starpu_bcsr_filter_canonical_block`: one dense matrix per stored block.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_bcsr_filter_canonical_block(void *father,
-                                        void *child,
-                                        struct starpu_data_filter *f,
-                                        unsigned int id,
-                                        unsigned int nparts);
-
-/**
- * `starpu_bcsr_filter_canonical_block_child_ops`: the children are of `starpu_interface_matrix_ops`.
- */
-struct starpu_data_interface_ops *starpu_bcsr_filter_canonical_block_child_ops(struct starpu_data_filter *f,
-                                                                               unsigned int child);
-
-/**
  * `starpu_bcsr_filter_canonical_block_get_nchildren`: one child per stored block.
  */
 unsigned int starpu_bcsr_filter_canonical_block_get_nchildren(struct starpu_data_filter *f,
                                                               starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_filter_vertical_block`: bands of consecutive block rows.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_bcsr_filter_vertical_block(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_bcsr_get_c`.
- */
-uint32_t starpu_bcsr_get_c(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_elemsize`.
- */
-size_t starpu_bcsr_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_firstentry`.
- */
-uint32_t starpu_bcsr_get_firstentry(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_local_colind`.
- */
-uint32_t *starpu_bcsr_get_local_colind(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_local_nzval`.
- */
-uintptr_t starpu_bcsr_get_local_nzval(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_local_rowptr`.
- */
-uint32_t *starpu_bcsr_get_local_rowptr(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_nnz`.
- */
-uint32_t starpu_bcsr_get_nnz(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_nrow`.
- */
-uint32_t starpu_bcsr_get_nrow(starpu_data_handle_t h);
-
-/**
- * `starpu_bcsr_get_r`.
- */
-uint32_t starpu_bcsr_get_r(starpu_data_handle_t h);
 
 /**
  * `starpu_bitmap_cardinal`: bits set.
@@ -1818,172 +1743,6 @@ void starpu_block_data_register(starpu_data_handle_t *out,
                                 uint32_t ny,
                                 uint32_t nz,
                                 size_t elemsize);
-
-/**
- * `starpu_block_filter_block`: parts along x.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_block(void *father,
-                               void *child,
-                               struct starpu_data_filter *f,
-                               unsigned int id,
-                               unsigned int nparts);
-
-/**
- * `starpu_block_filter_block_shadow`: parts along x with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_block_shadow(void *father,
-                                      void *child,
-                                      struct starpu_data_filter *f,
-                                      unsigned int id,
-                                      unsigned int nparts);
-
-/**
- * `starpu_block_filter_depth_block`: parts along z.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_depth_block(void *father,
-                                     void *child,
-                                     struct starpu_data_filter *f,
-                                     unsigned int id,
-                                     unsigned int nparts);
-
-/**
- * `starpu_block_filter_depth_block_shadow`: parts along z with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_depth_block_shadow(void *father,
-                                            void *child,
-                                            struct starpu_data_filter *f,
-                                            unsigned int id,
-                                            unsigned int nparts);
-
-/**
- * `starpu_block_filter_pick_matrix_child_ops`: the children are of `starpu_interface_matrix_ops`.
- */
-struct starpu_data_interface_ops *starpu_block_filter_pick_matrix_child_ops(struct starpu_data_filter *f,
-                                                                            unsigned int child);
-
-/**
- * `starpu_block_filter_pick_matrix_y`: x-z planes from y = `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_pick_matrix_y(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_block_filter_pick_matrix_z`: x-y planes from z = `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_pick_matrix_z(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_block_filter_pick_variable`: the element at the (x, y, z) `filter_arg_ptr` points to.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_pick_variable(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_block_filter_pick_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
- */
-struct starpu_data_interface_ops *starpu_block_filter_pick_variable_child_ops(struct starpu_data_filter *f,
-                                                                              unsigned int child);
-
-/**
- * `starpu_block_filter_vertical_block`: parts along y.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_vertical_block(void *father,
-                                        void *child,
-                                        struct starpu_data_filter *f,
-                                        unsigned int id,
-                                        unsigned int nparts);
-
-/**
- * `starpu_block_filter_vertical_block_shadow`: parts along y with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_block_filter_vertical_block_shadow(void *father,
-                                               void *child,
-                                               struct starpu_data_filter *f,
-                                               unsigned int id,
-                                               unsigned int nparts);
-
-/**
- * `starpu_block_get_elemsize`.
- */
-size_t starpu_block_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_block_get_local_ldy`.
- */
-uint32_t starpu_block_get_local_ldy(starpu_data_handle_t h);
-
-/**
- * `starpu_block_get_local_ldz`.
- */
-uint32_t starpu_block_get_local_ldz(starpu_data_handle_t h);
-
-/**
- * `starpu_block_get_local_ptr`.
- */
-uintptr_t starpu_block_get_local_ptr(starpu_data_handle_t h);
-
-/**
- * `starpu_block_get_nx`.
- */
-uint32_t starpu_block_get_nx(starpu_data_handle_t h);
-
-/**
- * `starpu_block_get_ny`.
- */
-uint32_t starpu_block_get_ny(starpu_data_handle_t h);
-
-/**
- * `starpu_block_get_nz`.
- */
-uint32_t starpu_block_get_nz(starpu_data_handle_t h);
-
-/**
- * `starpu_block_ptr_register`.
- */
-void starpu_block_ptr_register(starpu_data_handle_t h,
-                               unsigned int node,
-                               uintptr_t ptr,
-                               uintptr_t dev_handle,
-                               size_t offset,
-                               uint32_t ldy,
-                               uint32_t ldz);
 
 /**
  * `starpu_bound_compute`: the bound in ms in `*res` (0 without a runtime, without tasks,
@@ -2337,53 +2096,6 @@ void starpu_csr_data_register(starpu_data_handle_t *out,
                               uint32_t *rowptr,
                               uint32_t firstentry,
                               size_t elemsize);
-
-/**
- * `starpu_csr_filter_vertical_block`: bands of consecutive rows.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_csr_filter_vertical_block(void *father,
-                                      void *child,
-                                      struct starpu_data_filter *f,
-                                      unsigned int id,
-                                      unsigned int nparts);
-
-/**
- * `starpu_csr_get_elemsize`.
- */
-size_t starpu_csr_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_csr_get_firstentry`.
- */
-uint32_t starpu_csr_get_firstentry(starpu_data_handle_t h);
-
-/**
- * `starpu_csr_get_local_colind`.
- */
-uint32_t *starpu_csr_get_local_colind(starpu_data_handle_t h);
-
-/**
- * `starpu_csr_get_local_nzval`.
- */
-uintptr_t starpu_csr_get_local_nzval(starpu_data_handle_t h);
-
-/**
- * `starpu_csr_get_local_rowptr`.
- */
-uint32_t *starpu_csr_get_local_rowptr(starpu_data_handle_t h);
-
-/**
- * `starpu_csr_get_nnz`.
- */
-uint32_t starpu_csr_get_nnz(starpu_data_handle_t h);
-
-/**
- * `starpu_csr_get_nrow`.
- */
-uint32_t starpu_csr_get_nrow(starpu_data_handle_t h);
 
 /**
  * `starpu_cublas_init`: creates the cuBLAS handle of every CUDA worker, on its stream
@@ -3554,130 +3266,6 @@ void starpu_matrix_data_register_allocsize(starpu_data_handle_t *out,
                                            size_t allocsize);
 
 /**
- * `starpu_matrix_filter_block`: parts along x.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_matrix_filter_block(void *father,
-                                void *child,
-                                struct starpu_data_filter *f,
-                                unsigned int id,
-                                unsigned int nparts);
-
-/**
- * `starpu_matrix_filter_block_shadow`: parts along x with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_matrix_filter_block_shadow(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_matrix_filter_pick_variable`: the element at the (x, y) `filter_arg_ptr` points to.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_matrix_filter_pick_variable(void *father,
-                                        void *child,
-                                        struct starpu_data_filter *f,
-                                        unsigned int id,
-                                        unsigned int nparts);
-
-/**
- * `starpu_matrix_filter_pick_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
- */
-struct starpu_data_interface_ops *starpu_matrix_filter_pick_variable_child_ops(struct starpu_data_filter *f,
-                                                                               unsigned int child);
-
-/**
- * `starpu_matrix_filter_pick_vector_child_ops`: the children are of `starpu_interface_vector_ops`.
- */
-struct starpu_data_interface_ops *starpu_matrix_filter_pick_vector_child_ops(struct starpu_data_filter *f,
-                                                                             unsigned int child);
-
-/**
- * `starpu_matrix_filter_pick_vector_y`: vectors (columns) from y = `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_matrix_filter_pick_vector_y(void *father,
-                                        void *child,
-                                        struct starpu_data_filter *f,
-                                        unsigned int id,
-                                        unsigned int nparts);
-
-/**
- * `starpu_matrix_filter_vertical_block`: parts along y.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_matrix_filter_vertical_block(void *father,
-                                         void *child,
-                                         struct starpu_data_filter *f,
-                                         unsigned int id,
-                                         unsigned int nparts);
-
-/**
- * `starpu_matrix_filter_vertical_block_shadow`: parts along y with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_matrix_filter_vertical_block_shadow(void *father,
-                                                void *child,
-                                                struct starpu_data_filter *f,
-                                                unsigned int id,
-                                                unsigned int nparts);
-
-/**
- * `starpu_matrix_get_allocsize`.
- */
-size_t starpu_matrix_get_allocsize(starpu_data_handle_t h);
-
-/**
- * `starpu_matrix_get_elemsize`.
- */
-size_t starpu_matrix_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_matrix_get_local_ld`.
- */
-uint32_t starpu_matrix_get_local_ld(starpu_data_handle_t h);
-
-/**
- * `starpu_matrix_get_local_ptr`.
- */
-uintptr_t starpu_matrix_get_local_ptr(starpu_data_handle_t h);
-
-/**
- * `starpu_matrix_get_nx`.
- */
-uint32_t starpu_matrix_get_nx(starpu_data_handle_t h);
-
-/**
- * `starpu_matrix_get_ny`.
- */
-uint32_t starpu_matrix_get_ny(starpu_data_handle_t h);
-
-/**
- * `starpu_matrix_ptr_register`.
- */
-void starpu_matrix_ptr_register(starpu_data_handle_t h,
-                                unsigned int node,
-                                uintptr_t ptr,
-                                uintptr_t dev_handle,
-                                size_t offset,
-                                uint32_t ld);
-
-/**
  * `starpu_max_fpga_worker_get_count`: this build has no such workers.
  */
 unsigned int starpu_max_fpga_worker_get_count(void);
@@ -3759,267 +3347,14 @@ void starpu_ndim_data_register(starpu_data_handle_t *out,
                                size_t elemsize);
 
 /**
- * `starpu_ndim_filter_1d_pick_variable`: variables from element `(size_t) filter_arg_ptr` of a 1-dimension array.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_1d_pick_variable(void *father,
-                                         void *child,
-                                         struct starpu_data_filter *f,
-                                         unsigned int id,
-                                         unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_2d_pick_vector`: vectors from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 2-dimension array.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_2d_pick_vector(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_3d_pick_matrix`: matrices from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 3-dimension array.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_3d_pick_matrix(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_4d_pick_block`: blocks from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 4-dimension array.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_4d_pick_block(void *father,
-                                      void *child,
-                                      struct starpu_data_filter *f,
-                                      unsigned int id,
-                                      unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_5d_pick_tensor`: tensors from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 5-dimension array.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_5d_pick_tensor(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_block`: parts along dimension `filter_arg`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_block(void *father,
-                              void *child,
-                              struct starpu_data_filter *f,
-                              unsigned int id,
-                              unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_block_shadow`: parts along dimension `filter_arg` with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_block_shadow(void *father,
-                                     void *child,
-                                     struct starpu_data_filter *f,
-                                     unsigned int id,
-                                     unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_pick_block_child_ops`: the children are of `starpu_interface_block_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_pick_block_child_ops(struct starpu_data_filter *f,
-                                                                          unsigned int child);
-
-/**
- * `starpu_ndim_filter_pick_matrix_child_ops`: the children are of `starpu_interface_matrix_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_pick_matrix_child_ops(struct starpu_data_filter *f,
-                                                                           unsigned int child);
-
-/**
- * `starpu_ndim_filter_pick_ndim`: (n-1)-dimension arrays from index `(size_t) filter_arg_ptr` of dimension `filter_arg`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_pick_ndim(void *father,
-                                  void *child,
-                                  struct starpu_data_filter *f,
-                                  unsigned int id,
-                                  unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_pick_tensor_child_ops`: the children are of `starpu_interface_tensor_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_pick_tensor_child_ops(struct starpu_data_filter *f,
-                                                                           unsigned int child);
-
-/**
- * `starpu_ndim_filter_pick_variable`: the element at the position (one coordinate per dimension) `filter_arg_ptr` points to.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_pick_variable(void *father,
-                                      void *child,
-                                      struct starpu_data_filter *f,
-                                      unsigned int id,
-                                      unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_pick_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_pick_variable_child_ops(struct starpu_data_filter *f,
-                                                                             unsigned int child);
-
-/**
- * `starpu_ndim_filter_pick_vector_child_ops`: the children are of `starpu_interface_vector_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_pick_vector_child_ops(struct starpu_data_filter *f,
-                                                                           unsigned int child);
-
-/**
- * `starpu_ndim_filter_to_block`: a 3-dimension array cut along `filter_arg` into blocks.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_to_block(void *father,
-                                 void *child,
-                                 struct starpu_data_filter *f,
-                                 unsigned int id,
-                                 unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_to_block_child_ops`: the children are of `starpu_interface_block_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_to_block_child_ops(struct starpu_data_filter *f,
-                                                                        unsigned int child);
-
-/**
- * `starpu_ndim_filter_to_matrix`: a 2-dimension array cut along `filter_arg` into matrices.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_to_matrix(void *father,
-                                  void *child,
-                                  struct starpu_data_filter *f,
-                                  unsigned int id,
-                                  unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_to_matrix_child_ops`: the children are of `starpu_interface_matrix_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_to_matrix_child_ops(struct starpu_data_filter *f,
-                                                                         unsigned int child);
-
-/**
- * `starpu_ndim_filter_to_tensor`: a 4-dimension array cut along `filter_arg` into tensors.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_to_tensor(void *father,
-                                  void *child,
-                                  struct starpu_data_filter *f,
-                                  unsigned int id,
-                                  unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_to_tensor_child_ops`: the children are of `starpu_interface_tensor_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_to_tensor_child_ops(struct starpu_data_filter *f,
-                                                                         unsigned int child);
-
-/**
- * `starpu_ndim_filter_to_variable`: a 0-dimension array as a variable.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_to_variable(void *father,
-                                    void *child,
-                                    struct starpu_data_filter *f,
-                                    unsigned int id,
-                                    unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_to_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_to_variable_child_ops(struct starpu_data_filter *f,
-                                                                           unsigned int child);
-
-/**
- * `starpu_ndim_filter_to_vector`: a 1-dimension array cut into vectors.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_ndim_filter_to_vector(void *father,
-                                  void *child,
-                                  struct starpu_data_filter *f,
-                                  unsigned int id,
-                                  unsigned int nparts);
-
-/**
- * `starpu_ndim_filter_to_vector_child_ops`: the children are of `starpu_interface_vector_ops`.
- */
-struct starpu_data_interface_ops *starpu_ndim_filter_to_vector_child_ops(struct starpu_data_filter *f,
-                                                                         unsigned int child);
-
-/**
- * `starpu_ndim_get_elemsize`.
- */
-size_t starpu_ndim_get_elemsize(starpu_data_handle_t h);
-
-/**
  * `starpu_ndim_get_local_ldi`: distance between consecutive elements along dimension `i`.
  */
 uint32_t starpu_ndim_get_local_ldi(starpu_data_handle_t h, size_t i);
 
 /**
- * `starpu_ndim_get_local_ldn`.
- */
-uint32_t *starpu_ndim_get_local_ldn(starpu_data_handle_t h);
-
-/**
- * `starpu_ndim_get_local_ptr`.
- */
-uintptr_t starpu_ndim_get_local_ptr(starpu_data_handle_t h);
-
-/**
- * `starpu_ndim_get_ndim`.
- */
-size_t starpu_ndim_get_ndim(starpu_data_handle_t h);
-
-/**
  * `starpu_ndim_get_ni`: elements along dimension `i`.
  */
 uint32_t starpu_ndim_get_ni(starpu_data_handle_t h, size_t i);
-
-/**
- * `starpu_ndim_get_nn`.
- */
-uint32_t *starpu_ndim_get_nn(starpu_data_handle_t h);
 
 /**
  * `starpu_node_get_kind`.
@@ -5494,219 +4829,6 @@ void starpu_tensor_data_register(starpu_data_handle_t *out,
                                  size_t elemsize);
 
 /**
- * `starpu_tensor_filter_block`: parts along x.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_block(void *father,
-                                void *child,
-                                struct starpu_data_filter *f,
-                                unsigned int id,
-                                unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_block_shadow`: parts along x with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_block_shadow(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_depth_block`: parts along z.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_depth_block(void *father,
-                                      void *child,
-                                      struct starpu_data_filter *f,
-                                      unsigned int id,
-                                      unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_depth_block_shadow`: parts along z with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_depth_block_shadow(void *father,
-                                             void *child,
-                                             struct starpu_data_filter *f,
-                                             unsigned int id,
-                                             unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_pick_block_child_ops`: the children are of `starpu_interface_block_ops`.
- */
-struct starpu_data_interface_ops *starpu_tensor_filter_pick_block_child_ops(struct starpu_data_filter *f,
-                                                                            unsigned int child);
-
-/**
- * `starpu_tensor_filter_pick_block_t`: blocks from t = `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_pick_block_t(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_pick_block_y`: blocks from y = `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_pick_block_y(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_pick_block_z`: blocks from z = `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_pick_block_z(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_pick_variable`: the element at the (x, y, z, t) `filter_arg_ptr` points to.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_pick_variable(void *father,
-                                        void *child,
-                                        struct starpu_data_filter *f,
-                                        unsigned int id,
-                                        unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_pick_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
- */
-struct starpu_data_interface_ops *starpu_tensor_filter_pick_variable_child_ops(struct starpu_data_filter *f,
-                                                                               unsigned int child);
-
-/**
- * `starpu_tensor_filter_time_block`: parts along t.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_time_block(void *father,
-                                     void *child,
-                                     struct starpu_data_filter *f,
-                                     unsigned int id,
-                                     unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_time_block_shadow`: parts along t with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_time_block_shadow(void *father,
-                                            void *child,
-                                            struct starpu_data_filter *f,
-                                            unsigned int id,
-                                            unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_vertical_block`: parts along y.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_vertical_block(void *father,
-                                         void *child,
-                                         struct starpu_data_filter *f,
-                                         unsigned int id,
-                                         unsigned int nparts);
-
-/**
- * `starpu_tensor_filter_vertical_block_shadow`: parts along y with a shadow of `(uintptr_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_tensor_filter_vertical_block_shadow(void *father,
-                                                void *child,
-                                                struct starpu_data_filter *f,
-                                                unsigned int id,
-                                                unsigned int nparts);
-
-/**
- * `starpu_tensor_get_elemsize`.
- */
-size_t starpu_tensor_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_local_ldt`.
- */
-uint32_t starpu_tensor_get_local_ldt(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_local_ldy`.
- */
-uint32_t starpu_tensor_get_local_ldy(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_local_ldz`.
- */
-uint32_t starpu_tensor_get_local_ldz(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_local_ptr`.
- */
-uintptr_t starpu_tensor_get_local_ptr(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_nt`.
- */
-uint32_t starpu_tensor_get_nt(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_nx`.
- */
-uint32_t starpu_tensor_get_nx(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_ny`.
- */
-uint32_t starpu_tensor_get_ny(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_get_nz`.
- */
-uint32_t starpu_tensor_get_nz(starpu_data_handle_t h);
-
-/**
- * `starpu_tensor_ptr_register`.
- */
-void starpu_tensor_ptr_register(starpu_data_handle_t h,
-                                unsigned int node,
-                                uintptr_t ptr,
-                                uintptr_t dev_handle,
-                                size_t offset,
-                                uint32_t ldy,
-                                uint32_t ldz,
-                                uint32_t ldt);
-
-/**
  * `starpu_timing_now`: microseconds on the monotonic clock the profiling times use.
  */
 double starpu_timing_now(void);
@@ -5795,25 +4917,6 @@ void starpu_usleep(float nb_micro_sec);
 void starpu_variable_data_register(starpu_data_handle_t *out, int home, uintptr_t ptr, size_t size);
 
 /**
- * `starpu_variable_get_elemsize`.
- */
-size_t starpu_variable_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_variable_get_local_ptr`.
- */
-uintptr_t starpu_variable_get_local_ptr(starpu_data_handle_t h);
-
-/**
- * `starpu_variable_ptr_register`.
- */
-void starpu_variable_ptr_register(starpu_data_handle_t h,
-                                  unsigned int node,
-                                  uintptr_t ptr,
-                                  uintptr_t dev_handle,
-                                  size_t offset);
-
-/**
  * `starpu_vector_data_register`.
  *
  * # Safety
@@ -5837,113 +4940,6 @@ void starpu_vector_data_register_allocsize(starpu_data_handle_t *out,
                                            uint32_t nx,
                                            size_t elemsize,
                                            size_t allocsize);
-
-/**
- * `starpu_vector_filter_block`: `n` contiguous, nearly equal parts.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_vector_filter_block(void *father,
-                                void *child,
-                                struct starpu_data_filter *f,
-                                unsigned int id,
-                                unsigned int nparts);
-
-/**
- * `starpu_vector_filter_block_shadow`: parts overlapping by `(uintptr_t) filter_arg_ptr` elements on each side.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_vector_filter_block_shadow(void *father,
-                                       void *child,
-                                       struct starpu_data_filter *f,
-                                       unsigned int id,
-                                       unsigned int nparts);
-
-/**
- * `starpu_vector_filter_divide_in_2`: the first `filter_arg` elements, then the rest.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_vector_filter_divide_in_2(void *father,
-                                      void *child,
-                                      struct starpu_data_filter *f,
-                                      unsigned int id,
-                                      unsigned int nparts);
-
-/**
- * `starpu_vector_filter_list`: parts of the `uint32_t` lengths `filter_arg_ptr` points to.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_vector_filter_list(void *father,
-                               void *child,
-                               struct starpu_data_filter *f,
-                               unsigned int id,
-                               unsigned int nparts);
-
-/**
- * `starpu_vector_filter_list_long`: parts of the `long` lengths `filter_arg_ptr` points to.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_vector_filter_list_long(void *father,
-                                    void *child,
-                                    struct starpu_data_filter *f,
-                                    unsigned int id,
-                                    unsigned int nparts);
-
-/**
- * `starpu_vector_filter_pick_variable`: variables from element `(size_t) filter_arg_ptr`.
- *
- * # Safety
- * `father` and `child` are interface descriptions of the filter's types; `f` is the filter.
- */
-void starpu_vector_filter_pick_variable(void *father,
-                                        void *child,
-                                        struct starpu_data_filter *f,
-                                        unsigned int id,
-                                        unsigned int nparts);
-
-/**
- * `starpu_vector_filter_pick_variable_child_ops`: the children are of `starpu_interface_variable_ops`.
- */
-struct starpu_data_interface_ops *starpu_vector_filter_pick_variable_child_ops(struct starpu_data_filter *f,
-                                                                               unsigned int child);
-
-/**
- * `starpu_vector_get_allocsize`.
- */
-size_t starpu_vector_get_allocsize(starpu_data_handle_t h);
-
-/**
- * `starpu_vector_get_elemsize`.
- */
-size_t starpu_vector_get_elemsize(starpu_data_handle_t h);
-
-/**
- * `starpu_vector_get_local_ptr`.
- */
-uintptr_t starpu_vector_get_local_ptr(starpu_data_handle_t h);
-
-/**
- * `starpu_vector_get_nx`.
- */
-uint32_t starpu_vector_get_nx(starpu_data_handle_t h);
-
-/**
- * `starpu_vector_ptr_register`.
- */
-void starpu_vector_ptr_register(starpu_data_handle_t h,
-                                unsigned int node,
-                                uintptr_t ptr,
-                                uintptr_t dev_handle,
-                                size_t offset);
 
 /**
  * `starpu_void_data_register`.
@@ -6378,6 +5374,66 @@ unsigned starpu_sched_ctx_create(int *workerids_ctx, int nworkers_ctx, const cha
 #define STARPU_COO_GET_NVALUES(interface) (((struct starpu_coo_interface *)(interface))->n_values)
 #define STARPU_COO_GET_ELEMSIZE(interface) (((struct starpu_coo_interface *)(interface))->elemsize)
 
+/* Getters of the built-in interfaces (bindings/c/src/interfaces.rs defines them through a
+ * macro, which cbindgen does not expand). */
+size_t starpu_variable_get_elemsize(starpu_data_handle_t handle);
+uintptr_t starpu_variable_get_local_ptr(starpu_data_handle_t handle);
+uint32_t starpu_vector_get_nx(starpu_data_handle_t handle);
+size_t starpu_vector_get_elemsize(starpu_data_handle_t handle);
+size_t starpu_vector_get_allocsize(starpu_data_handle_t handle);
+uintptr_t starpu_vector_get_local_ptr(starpu_data_handle_t handle);
+uint32_t starpu_matrix_get_nx(starpu_data_handle_t handle);
+uint32_t starpu_matrix_get_ny(starpu_data_handle_t handle);
+uint32_t starpu_matrix_get_local_ld(starpu_data_handle_t handle);
+uintptr_t starpu_matrix_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_matrix_get_elemsize(starpu_data_handle_t handle);
+size_t starpu_matrix_get_allocsize(starpu_data_handle_t handle);
+uint32_t starpu_block_get_nx(starpu_data_handle_t handle);
+uint32_t starpu_block_get_ny(starpu_data_handle_t handle);
+uint32_t starpu_block_get_nz(starpu_data_handle_t handle);
+uint32_t starpu_block_get_local_ldy(starpu_data_handle_t handle);
+uint32_t starpu_block_get_local_ldz(starpu_data_handle_t handle);
+uintptr_t starpu_block_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_block_get_elemsize(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_nx(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_ny(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_nz(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_nt(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_local_ldy(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_local_ldz(starpu_data_handle_t handle);
+uint32_t starpu_tensor_get_local_ldt(starpu_data_handle_t handle);
+uintptr_t starpu_tensor_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_tensor_get_elemsize(starpu_data_handle_t handle);
+uint32_t *starpu_ndim_get_nn(starpu_data_handle_t handle);
+uint32_t *starpu_ndim_get_local_ldn(starpu_data_handle_t handle);
+size_t starpu_ndim_get_ndim(starpu_data_handle_t handle);
+uintptr_t starpu_ndim_get_local_ptr(starpu_data_handle_t handle);
+size_t starpu_ndim_get_elemsize(starpu_data_handle_t handle);
+uint32_t starpu_csr_get_nnz(starpu_data_handle_t handle);
+uint32_t starpu_csr_get_nrow(starpu_data_handle_t handle);
+uint32_t starpu_csr_get_firstentry(starpu_data_handle_t handle);
+uintptr_t starpu_csr_get_local_nzval(starpu_data_handle_t handle);
+uint32_t *starpu_csr_get_local_colind(starpu_data_handle_t handle);
+uint32_t *starpu_csr_get_local_rowptr(starpu_data_handle_t handle);
+size_t starpu_csr_get_elemsize(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_nnz(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_nrow(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_firstentry(starpu_data_handle_t handle);
+uintptr_t starpu_bcsr_get_local_nzval(starpu_data_handle_t handle);
+uint32_t *starpu_bcsr_get_local_colind(starpu_data_handle_t handle);
+uint32_t *starpu_bcsr_get_local_rowptr(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_r(starpu_data_handle_t handle);
+uint32_t starpu_bcsr_get_c(starpu_data_handle_t handle);
+size_t starpu_bcsr_get_elemsize(starpu_data_handle_t handle);
+
+/* Buffers of a registered dense data on one node (bindings/c/src/interfaces.rs defines them
+ * through a macro, which cbindgen does not expand). */
+void starpu_variable_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset);
+void starpu_vector_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset);
+void starpu_matrix_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ld);
+void starpu_block_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ldy, uint32_t ldz);
+void starpu_tensor_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ldy, uint32_t ldz, uint32_t ldt);
+
 /* ==== Tasks: buffers and modes, whether inline or in the dyn_ arrays ==== */
 #define STARPU_TASK_GET_NBUFFERS(task) \
 	((unsigned)((task)->cl->nbuffers == STARPU_VARIABLE_NBUFFERS ? ((task)->nbuffers) : ((task)->cl->nbuffers)))
@@ -6425,6 +5481,79 @@ typedef double (*starpu_perfmodel_per_arch_cost_function)(struct starpu_task *ta
 typedef size_t (*starpu_perfmodel_per_arch_size_base)(struct starpu_task *task, struct starpu_perfmodel_arch *arch, unsigned nimpl);
 int starpu_perfmodel_set_per_devices_cost_function(struct starpu_perfmodel *model, int impl, starpu_perfmodel_per_arch_cost_function func, ...);
 struct starpu_perfmodel_per_arch *starpu_perfmodel_get_model_per_devices(struct starpu_perfmodel *model, int impl, ...);
+
+/* ==== Standard filter functions (starpu_data_filters.h) ==== */
+/* bindings/c/src/filters/standard.rs defines them through macros, which cbindgen does not
+ * expand. Each fills child `id` of `nparts` from the interface description `father`. */
+void starpu_vector_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* `n` contiguous, nearly equal parts. */
+void starpu_vector_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts overlapping by `(uintptr_t) filter_arg_ptr` elements on each side. */
+void starpu_vector_filter_list_long(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts of the `long` lengths `filter_arg_ptr` points to. */
+void starpu_vector_filter_list(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts of the `uint32_t` lengths `filter_arg_ptr` points to. */
+void starpu_vector_filter_divide_in_2(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the first `filter_arg` elements, then the rest. */
+void starpu_vector_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* variables from element `(size_t) filter_arg_ptr`. */
+void starpu_matrix_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x. */
+void starpu_matrix_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_matrix_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y. */
+void starpu_matrix_filter_vertical_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_matrix_filter_pick_vector_y(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* vectors (columns) from y = `(size_t) filter_arg_ptr`. */
+void starpu_matrix_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the (x, y) `filter_arg_ptr` points to. */
+void starpu_block_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x. */
+void starpu_block_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_block_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y. */
+void starpu_block_filter_vertical_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_block_filter_depth_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z. */
+void starpu_block_filter_depth_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_block_filter_pick_matrix_z(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* x-y planes from z = `(size_t) filter_arg_ptr`. */
+void starpu_block_filter_pick_matrix_y(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* x-z planes from y = `(size_t) filter_arg_ptr`. */
+void starpu_block_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the (x, y, z) `filter_arg_ptr` points to. */
+void starpu_tensor_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x. */
+void starpu_tensor_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along x with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y. */
+void starpu_tensor_filter_vertical_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along y with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_depth_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z. */
+void starpu_tensor_filter_depth_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along z with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_time_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along t. */
+void starpu_tensor_filter_time_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along t with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_block_t(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from t = `(size_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_block_z(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from z = `(size_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_block_y(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from y = `(size_t) filter_arg_ptr`. */
+void starpu_tensor_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the (x, y, z, t) `filter_arg_ptr` points to. */
+void starpu_ndim_filter_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along dimension `filter_arg`. */
+void starpu_ndim_filter_block_shadow(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* parts along dimension `filter_arg` with a shadow of `(uintptr_t) filter_arg_ptr`. */
+void starpu_ndim_filter_to_tensor(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 4-dimension array cut along `filter_arg` into tensors. */
+void starpu_ndim_filter_to_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 3-dimension array cut along `filter_arg` into blocks. */
+void starpu_ndim_filter_to_matrix(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 2-dimension array cut along `filter_arg` into matrices. */
+void starpu_ndim_filter_to_vector(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 1-dimension array cut into vectors. */
+void starpu_ndim_filter_to_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* a 0-dimension array as a variable. */
+void starpu_ndim_filter_pick_ndim(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* (n-1)-dimension arrays from index `(size_t) filter_arg_ptr` of dimension `filter_arg`. */
+void starpu_ndim_filter_5d_pick_tensor(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* tensors from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 5-dimension array. */
+void starpu_ndim_filter_4d_pick_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* blocks from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 4-dimension array. */
+void starpu_ndim_filter_3d_pick_matrix(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* matrices from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 3-dimension array. */
+void starpu_ndim_filter_2d_pick_vector(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* vectors from index `(size_t) filter_arg_ptr` of dimension `filter_arg` of a 2-dimension array. */
+void starpu_ndim_filter_1d_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* variables from element `(size_t) filter_arg_ptr` of a 1-dimension array. */
+void starpu_ndim_filter_pick_variable(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* the element at the position (one coordinate per dimension) `filter_arg_ptr` points to. */
+void starpu_csr_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* bands of consecutive rows. */
+void starpu_bcsr_filter_vertical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* bands of consecutive block rows. */
+void starpu_bcsr_filter_canonical_block(void *father, void *child, struct starpu_data_filter *f, unsigned id, unsigned nparts); /* one dense matrix per stored block. */
+/* The interface ops of the children of pick filters. */
+struct starpu_data_interface_ops *starpu_vector_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_matrix_filter_pick_vector_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_vector_ops */
+struct starpu_data_interface_ops *starpu_matrix_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_block_filter_pick_matrix_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
+struct starpu_data_interface_ops *starpu_block_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_tensor_filter_pick_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_block_ops */
+struct starpu_data_interface_ops *starpu_tensor_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_tensor_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_tensor_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_block_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_matrix_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_vector_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_vector_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_pick_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_tensor_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_tensor_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_block_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_matrix_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_vector_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_vector_ops */
+struct starpu_data_interface_ops *starpu_ndim_filter_to_variable_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_variable_ops */
+struct starpu_data_interface_ops *starpu_bcsr_filter_canonical_block_child_ops(struct starpu_data_filter *f, unsigned child); /* starpu_interface_matrix_ops */
 
 /* Acquires `handle`, runs `code` once granted (from any thread), then releases it.
  * Uses a GCC nested function, as StarPU does. */

@@ -119,6 +119,9 @@ fn make(sig: &Signature) -> Result<Codelet, Error> {
     if sig.where_ & protocol::WHERE_OPENCL != 0 {
         cl = cl.opencl(crate::opencl::java_opencl_kernel);
     }
+    if sig.where_ & protocol::WHERE_CUDA != 0 {
+        cl = cl.cuda(crate::cuda::java_cuda_kernel);
+    }
     cl = match &sig.modes {
         Some(m) => {
             let modes = m

@@ -152,6 +152,10 @@ pub(crate) struct Ids {
     pub invocation_run_opencl: jmethodID,
     pub opencl_call_class: jclass,
     pub opencl_call_new: jmethodID,
+    /// `Invocation.runCUDA(CudaCall)`, and `CudaCall`'s constructor (cuda.rs).
+    pub invocation_run_cuda: jmethodID,
+    pub cuda_call_class: jclass,
+    pub cuda_call_new: jmethodID,
     pub runnable_run: jmethodID,
     /// `BooleanSupplier.getAsBoolean()`: a transaction epoch's start function.
     pub supplier_get: jmethodID,
@@ -201,6 +205,17 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
         jni_str!("<init>"),
         jni_sig!("(JLfr/labri/hpccloud/starpu/internal/Invocation;)V"),
     )?;
+    let invocation_run_cuda = env.get_method_id(
+        &invocation,
+        jni_str!("runCUDA"),
+        jni_sig!("(Lfr/labri/hpccloud/starpu/cuda/CudaCall;)V"),
+    )?;
+    let cuda_call = env.find_class(jni_str!("fr/labri/hpccloud/starpu/cuda/CudaCall"))?;
+    let cuda_call_new = env.get_method_id(
+        &cuda_call,
+        jni_str!("<init>"),
+        jni_sig!("(JLfr/labri/hpccloud/starpu/internal/Invocation;)V"),
+    )?;
     let byte_buffer = env.find_class(jni_str!("java/nio/ByteBuffer"))?;
     let runnable = env.find_class(jni_str!("java/lang/Runnable"))?;
     let runnable_run = env.get_method_id(&runnable, jni_str!("run"), jni_sig!("()V"))?;
@@ -227,6 +242,9 @@ pub(crate) fn ids(env: &mut Env) -> jni::errors::Result<&'static Ids> {
         invocation_run_opencl: invocation_run_opencl.into_raw(),
         opencl_call_class: global_class(env, &opencl_call),
         opencl_call_new: opencl_call_new.into_raw(),
+        invocation_run_cuda: invocation_run_cuda.into_raw(),
+        cuda_call_class: global_class(env, &cuda_call),
+        cuda_call_new: cuda_call_new.into_raw(),
         runnable_run: runnable_run.into_raw(),
         supplier_get: supplier_get.into_raw(),
         exception_class: global_class(env, &exception),

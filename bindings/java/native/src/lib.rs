@@ -4,11 +4,13 @@
 //! methods of `fr.labri.hpccloud.starpu.internal.Native`, which convert their arguments,
 //! call the core's Rust API, and throw its errors as the `StarPUException` subclass of their
 //! kind. Java codelets run on the core's CPU workers through one kernel that calls back
-//! into the JVM. The face keeps no rule of its own: waits, failures, partitions and modes
+//! into the JVM (and on OpenCL and CUDA workers: `opencl.rs`, `cuda.rs`). The face keeps no rule of its own: waits, failures, partitions and modes
 //! are the core's.
 
 mod codelets;
+mod cuda;
 mod data;
+mod device_call;
 mod jvm;
 mod lent;
 mod natives;

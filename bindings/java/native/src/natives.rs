@@ -141,6 +141,7 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_workerCountOf(env, where_:
     let kind = match where_ {
         crate::protocol::WHERE_CPU => WorkerKind::Cpu,
         crate::protocol::WHERE_OPENCL => WorkerKind::OpenCl,
+        crate::protocol::WHERE_CUDA => WorkerKind::Cuda,
         _ => return fail(env, &Error::invalid(format!("unknown worker type {where_}"))),
     };
     let rt = check(env, runtime())?;

@@ -4,101 +4,32 @@
 //! the core's kernel API (`KernelCall::opencl`). Java never holds a `cl_mem`: a kernel
 //! argument names a buffer by its index, resolved here against the running call.
 //!
-//! An `OpenCLCall` carries the address of its `KernelCall`, which lives only while the
-//! kernel runs, on its worker's thread. Every native method here checks that address
-//! against the call this thread is running, so that a call kept past its codelet, used
-//! from another thread, or made up, is an error instead of a dangling pointer.
+//! What it shares with the CUDA implementations (the running call, buffers, kernel
+//! arguments) is in `device_call.rs`.
 
-use crate::codelets::{failure, JavaTask};
-use crate::jvm::{self, jni_raw};
+use crate::device_call::{self, Arg, JavaEntry};
 use crate::natives::{check, fail, ints, long_array, longs, native, string};
-use crate::protocol;
 use jni::objects::{JIntArray, JLongArray, JString};
-use jni::sys::{self, jint, jlong};
+use jni::sys::{jint, jlong};
 use starpu_core::drivers::opencl::{program::read_source, Program};
-use starpu_core::task::{KernelError, KernelResult};
+use starpu_core::task::KernelResult;
 use starpu_core::{Error, KernelCall};
-use std::cell::Cell;
 use std::sync::Arc;
-
-thread_local! {
-    /// The address of the `KernelCall` whose Java OpenCL implementation this thread runs.
-    static RUNNING: Cell<usize> = const { Cell::new(0) };
-}
-
-/// Marks `call` as the one this thread runs until dropped (and restores the previous one).
-struct Running(usize);
-
-impl Running {
-    fn enter(call: &KernelCall) -> Running {
-        Running(RUNNING.with(|r| r.replace(call as *const KernelCall as usize)))
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING.with(|r| r.set(self.0));
-    }
-}
 
 /// The call an `OpenCLCall` names, if this thread is running it.
 fn running<'a>(address: jlong) -> Result<&'a KernelCall<'a>, Error> {
-    let current = RUNNING.with(|r| r.get());
-    if address == 0 || address as usize != current {
-        return Err(Error::invalid(
-            "this OpenCLCall is over (or used from another thread): use it inside \
-             Codelet.runOpenCL only, on the worker that called it",
-        ));
-    }
-    // SAFETY: the address is the call this thread is inside of (`java_opencl_kernel` set
-    // it and clears it before the call ends), so the reference lives during this method.
-    Ok(unsafe { &*(current as *const KernelCall<'a>) })
+    device_call::running(address, "OpenCLCall", "runOpenCL")
 }
 
 /// The OpenCL implementation of every Java codelet that has one: calls
 /// `Invocation.runOpenCL` with a new `OpenCLCall` for this call.
 pub(crate) fn java_opencl_kernel(call: &KernelCall) -> KernelResult {
-    let task = call
-        .payload::<JavaTask>()
-        .ok_or_else(|| KernelError::from("a Java codelet ran without its Java task"))?;
-    let ids = jvm::ids_ready().ok_or_else(|| KernelError::from("StarPU.init was not called"))?;
-    let env = jvm::env().map_err(KernelError::from)?;
-    let _running = Running::enter(call);
-    // SAFETY: env is this thread's environment, the invocation a live global reference;
-    // the constructor and method ids are those `jvm::ids` looked up, with these arguments.
-    // Worker threads never return to Java, so the local reference is deleted by hand.
-    unsafe {
-        let args = [
-            sys::jvalue {
-                j: call as *const KernelCall as jlong,
-            },
-            sys::jvalue {
-                l: task.invocation.raw(),
-            },
-        ];
-        let c = jni_raw!(
-            env,
-            NewObjectA,
-            ids.opencl_call_class,
-            ids.opencl_call_new,
-            args.as_ptr()
-        );
-        if !c.is_null() {
-            let args = [sys::jvalue { l: c }];
-            jni_raw!(
-                env,
-                CallVoidMethodA,
-                task.invocation.raw(),
-                ids.invocation_run_opencl,
-                args.as_ptr()
-            );
-            jni_raw!(env, DeleteLocalRef, c);
-        }
-        if jni_raw!(env, ExceptionCheck) {
-            return Err(failure(env, "the Java OpenCL codelet"));
-        }
-    }
-    Ok(())
+    device_call::run_java(call, |ids| JavaEntry {
+        class: ids.opencl_call_class,
+        new: ids.opencl_call_new,
+        run: ids.invocation_run_opencl,
+        what: "the Java OpenCL codelet",
+    })
 }
 
 /// A program Java owns (`opencl.Program`): the core's, shared with the kernels being built.
@@ -154,76 +85,38 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_openclDeviceName(env, call
 /// Where buffer `i` of `call` lies on the device: `BUFFER_*` entries, in elements.
 fn buffer_shape(call: &KernelCall, i: usize) -> Result<[i64; 5], Error> {
     let b = call.opencl()?.buffer(i)?;
-    let l = crate::data::Layout::of_buffer(call, i).ok_or_else(|| {
-        Error::invalid(format!(
-            "buffer {i}: only variables, vectors and matrices have an OpenCL form in Java"
-        ))
-    })?;
-    let mut out = [0i64; 5];
-    out[protocol::BUFFER_FIRST] = b.first() as i64;
-    out[protocol::BUFFER_NX] = l.nx as i64;
-    out[protocol::BUFFER_NY] = l.ny as i64;
-    out[protocol::BUFFER_LD] = l.ld as i64;
-    out[protocol::BUFFER_ELEMSIZE] = b.elemsize as i64;
-    Ok(out)
+    device_call::buffer_entries(call, i, b.first(), b.elemsize, "OpenCL")
 }
 
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_openclBuffer(env, call: jlong, i: jint) -> JLongArray<'local> {
     let c = check(env, running(call))?;
-    let Some(i) = usize::try_from(i).ok().filter(|&i| i < c.nbuffers()) else {
-        return fail(env, &Error::invalid(format!(
-            "the task has {} buffers: there is no buffer {i}", c.nbuffers())));
-    };
+    let i = check(env, device_call::buffer_index(c, i.into()))?;
     let shape = check(env, buffer_shape(c, i))?;
     long_array(env, &shape)
 });
 
-/// A size list of Java's (`long[]`) as OpenCL takes it.
-fn sizes(what: &str, v: &[i64]) -> Result<Vec<usize>, Error> {
-    v.iter()
-        .map(|&n| usize::try_from(n).map_err(|_| Error::invalid(format!("{what} size {n}"))))
-        .collect()
-}
-
-/// Builds kernel `name` of `program` on the device of `call`, sets its arguments (kinds
-/// `ARG_*` with their values) and runs it over `global` (in work groups of `local`).
+/// Builds kernel `name` of `program` on the device of `call`, sets its arguments and runs
+/// it over `global` (in work groups of `local`).
 fn launch(
     call: &KernelCall,
     program: &Program,
     name: &str,
-    kinds: &[i32],
-    values: &[i64],
+    args: &[Arg],
     global: &[usize],
     local: Option<&[usize]>,
 ) -> Result<(), Error> {
-    if kinds.len() != values.len() {
-        return Err(Error::invalid("kernel arguments: as many values as kinds"));
-    }
     let cl = call.opencl()?;
     let mut k = cl.kernel(program, name)?;
-    for (n, (&kind, &v)) in kinds.iter().zip(values).enumerate() {
-        match kind {
-            protocol::ARG_BUFFER => {
-                let i = usize::try_from(v)
-                    .ok()
-                    .filter(|&i| i < call.nbuffers())
-                    .ok_or_else(|| Error::invalid(format!("kernel argument {n}: no buffer {v}")))?;
-                k.arg_buffer(&cl.buffer(i)?)?
-            }
-            // Java's numbers arrive as the bits of a long; each kind takes its own width.
-            protocol::ARG_BYTE => k.arg(v as i8)?,
-            protocol::ARG_SHORT => k.arg(v as i16)?,
-            protocol::ARG_INT => k.arg(v as i32)?,
-            protocol::ARG_LONG => k.arg(v)?,
-            protocol::ARG_FLOAT => k.arg(f32::from_bits(v as u32))?,
-            protocol::ARG_DOUBLE => k.arg(f64::from_bits(v as u64))?,
-            protocol::ARG_LOCAL => {
-                let bytes = usize::try_from(v).map_err(|_| {
-                    Error::invalid(format!("kernel argument {n}: {v} bytes of local memory"))
-                })?;
-                k.arg_local(bytes)?
-            }
-            _ => return Err(Error::invalid(format!("kernel argument {n}: kind {kind}"))),
+    for a in args {
+        match *a {
+            Arg::Buffer(i) => k.arg_buffer(&cl.buffer(i)?)?,
+            Arg::I8(v) => k.arg(v)?,
+            Arg::I16(v) => k.arg(v)?,
+            Arg::I32(v) => k.arg(v)?,
+            Arg::I64(v) => k.arg(v)?,
+            Arg::F32(v) => k.arg(v)?,
+            Arg::F64(v) => k.arg(v)?,
+            Arg::Local(bytes) => k.arg_local(bytes)?,
         };
     }
     k.launch(global, local)
@@ -239,12 +132,12 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_openclLaunch(env,
         return fail(env, &Error::invalid("a kernel needs a name"));
     };
     let kinds = ints(env, &kinds)?.unwrap_or_default();
-    let values = longs(env, &values)?;
-    let global = check(env, sizes("global", &longs(env, &global)?))?;
+    let args = check(env, device_call::args(c, &kinds, &longs(env, &values)?))?;
+    let global = check(env, device_call::sizes("global", &longs(env, &global)?))?;
     let local = if local.is_null() {
         None
     } else {
-        Some(check(env, sizes("local", &longs(env, &local)?))?)
+        Some(check(env, device_call::sizes("local", &longs(env, &local)?))?)
     };
-    check(env, launch(c, &p, &name, &kinds, &values, &global, local.as_deref()))
+    check(env, launch(c, &p, &name, &args, &global, local.as_deref()))
 });

@@ -56,13 +56,14 @@ protocol! {
     /// Where a codelet has implementations (`WorkerType`'s bits: StarPU's `where`).
     WHERE_CPU: jint = 1;
     WHERE_OPENCL: jint = 2;
-    /// The entries of the array `Native.openclBuffer` returns (in elements).
+    WHERE_CUDA: jint = 4;
+    /// The entries of the arrays `Native.openclBuffer` and `cudaBuffer` return (in elements).
     BUFFER_FIRST: usize = 0;
     BUFFER_NX: usize = 1;
     BUFFER_NY: usize = 2;
     BUFFER_LD: usize = 3;
     BUFFER_ELEMSIZE: usize = 4;
-    /// Kinds of OpenCL kernel arguments (`Native.openclLaunch`).
+    /// Kinds of kernel arguments (`Native.openclLaunch`, `cudaLaunch`).
     ARG_BUFFER: jint = 0;
     ARG_BYTE: jint = 1;
     ARG_SHORT: jint = 2;

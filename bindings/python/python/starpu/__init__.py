@@ -10,8 +10,9 @@ partitioning, performance-model symbols and ``starpu.joblib``. Beyond StarPU's m
 submit later, explicit and end dependencies), tags, partition plans and their switches,
 REDUX (Python or native reduction methods) and SCRATCH accesses, scheduling contexts
 (``SchedCtx``), transactions, one exception class per kind of error, native kernels
-(C functions run without the GIL), OpenCL implementations of codelets
-(``starpu.opencl``) and, in builds with MPI, StarPU-MPI (``import starpu.mpi``).
+(C functions run without the GIL), OpenCL and CUDA implementations of codelets
+(``starpu.opencl``, ``starpu.cuda``) and, in builds with MPI, StarPU-MPI
+(``import starpu.mpi``).
 
 Python functions run on the runtime's CPU workers and hold the GIL only while Python code
 runs, so numpy work that releases the GIL runs in parallel.
@@ -40,6 +41,7 @@ from ._core import (
     is_initialized,
     native_kernel,
     opencl_worker_get_count,
+    cuda_worker_get_count,
     pause,
     release,
     resume,
@@ -176,6 +178,7 @@ def set_ncpu(ncpus):
 # into Python while it goes away would crash the process.
 _atexit.register(_core._shutdown_at_exit)
 
+from . import cuda  # noqa: E402
 from . import opencl  # noqa: E402
 from . import starpupy  # noqa: E402  (StarPU's name for the extension module)
 
@@ -195,6 +198,8 @@ __all__ = [
     "combined_worker_get_rank",
     "combined_worker_get_size",
     "cpu_worker_get_count",
+    "cuda",
+    "cuda_worker_get_count",
     "delayed",
     "error",
     "init",

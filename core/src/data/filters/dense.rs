@@ -186,90 +186,60 @@ impl AsDense for VectorInterface {
     }
 }
 
-impl AsDense for MatrixInterface {
-    fn to_dense(&self) -> Dense {
-        Dense {
-            ptr: self.ptr,
-            dev_handle: self.dev_handle,
-            offset: self.offset,
-            dims: vec![self.nx, self.ny],
-            strides: vec![1, self.ld],
-            elemsize: self.elemsize,
+/// `AsDense` for a fixed-dimension interface whose elements are contiguous along x: its
+/// sizes along each axis (`dims`), the leading dimensions of the other axes (`lds`), and
+/// any further field of a part computed from the `Dense`.
+macro_rules! as_dense {
+    ($t:ident, $what:literal, [$($dim:ident),+], [$($ld:ident),+] $(, $field:ident = $value:expr)?) => {
+        impl AsDense for $t {
+            fn to_dense(&self) -> Dense {
+                Dense {
+                    ptr: self.ptr,
+                    dev_handle: self.dev_handle,
+                    offset: self.offset,
+                    dims: vec![$(self.$dim),+],
+                    strides: vec![1, $(self.$ld),+],
+                    elemsize: self.elemsize,
+                }
+            }
+            fn from_dense(d: &Dense) -> Result<Self> {
+                d.expect_dims([$(stringify!($dim)),+].len(), $what)?;
+                let (&[$($dim),+], &[_, $($ld),+]) = (d.dims.as_slice(), d.strides.as_slice())
+                else {
+                    return Err(Error::invalid(format!(
+                        "a {} needs one stride per dimension",
+                        $what
+                    )));
+                };
+                Ok($t {
+                    id: Self::ID,
+                    ptr: d.ptr,
+                    dev_handle: d.dev_handle,
+                    offset: d.offset,
+                    $($dim,)+
+                    $($ld,)+
+                    elemsize: d.elemsize,
+                    $($field: ($value)(d),)?
+                })
+            }
         }
-    }
-    fn from_dense(d: &Dense) -> Result<Self> {
-        d.expect_dims(2, "matrix")?;
-        Ok(MatrixInterface {
-            id: Self::ID,
-            ptr: d.ptr,
-            dev_handle: d.dev_handle,
-            offset: d.offset,
-            nx: d.dims[0],
-            ny: d.dims[1],
-            ld: d.strides[1],
-            elemsize: d.elemsize,
-            allocsize: d.dims[0] as usize * d.dims[1] as usize * d.elemsize,
-        })
-    }
+    };
 }
 
-impl AsDense for BlockInterface {
-    fn to_dense(&self) -> Dense {
-        Dense {
-            ptr: self.ptr,
-            dev_handle: self.dev_handle,
-            offset: self.offset,
-            dims: vec![self.nx, self.ny, self.nz],
-            strides: vec![1, self.ldy, self.ldz],
-            elemsize: self.elemsize,
-        }
-    }
-    fn from_dense(d: &Dense) -> Result<Self> {
-        d.expect_dims(3, "block")?;
-        Ok(BlockInterface {
-            id: Self::ID,
-            ptr: d.ptr,
-            dev_handle: d.dev_handle,
-            offset: d.offset,
-            nx: d.dims[0],
-            ny: d.dims[1],
-            nz: d.dims[2],
-            ldy: d.strides[1],
-            ldz: d.strides[2],
-            elemsize: d.elemsize,
-        })
-    }
+/// Bytes of a packed array of `d`'s shape (a matrix part's `allocsize`).
+fn packed_bytes(d: &Dense) -> usize {
+    d.dims.iter().map(|&n| n as usize).product::<usize>() * d.elemsize
 }
 
-impl AsDense for TensorInterface {
-    fn to_dense(&self) -> Dense {
-        Dense {
-            ptr: self.ptr,
-            dev_handle: self.dev_handle,
-            offset: self.offset,
-            dims: vec![self.nx, self.ny, self.nz, self.nt],
-            strides: vec![1, self.ldy, self.ldz, self.ldt],
-            elemsize: self.elemsize,
-        }
-    }
-    fn from_dense(d: &Dense) -> Result<Self> {
-        d.expect_dims(4, "tensor")?;
-        Ok(TensorInterface {
-            id: Self::ID,
-            ptr: d.ptr,
-            dev_handle: d.dev_handle,
-            offset: d.offset,
-            nx: d.dims[0],
-            ny: d.dims[1],
-            nz: d.dims[2],
-            nt: d.dims[3],
-            ldy: d.strides[1],
-            ldz: d.strides[2],
-            ldt: d.strides[3],
-            elemsize: d.elemsize,
-        })
-    }
-}
+as_dense!(
+    MatrixInterface,
+    "matrix",
+    [nx, ny],
+    [ld],
+    allocsize = packed_bytes
+);
+as_dense!(BlockInterface, "block", [nx, ny, nz], [ldy, ldz]);
+as_dense!(TensorInterface, "tensor", [nx, ny, nz, nt], [ldy, ldz, ldt]);
 
 impl AsDense for NdimInterface {
     fn to_dense(&self) -> Dense {

@@ -53,21 +53,7 @@ impl Interface for BcsrInterface {
             self.nnz, self.nrow, self.r, self.c, self.elemsize
         )
     }
-    fn data_ptr(&self) -> usize {
-        self.nzval
-    }
-    fn allocate(&mut self, node: &Node) -> Result<()> {
-        sparse::allocate(self, node)
-    }
-    fn free(&mut self, node: &Node) {
-        sparse::free(self, node)
-    }
-    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
-        sparse::copy(self, dst, c)
-    }
-    fn without_buffers(&self) -> Self {
-        sparse::without_arrays(self)
-    }
+    sparse_buffers!();
 }
 
 impl BcsrInterface {

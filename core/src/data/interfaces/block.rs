@@ -57,19 +57,7 @@ impl Interface for BlockInterface {
             self.nx, self.ny, self.nz, self.ldy, self.ldz, self.elemsize
         )
     }
-    fn data_ptr(&self) -> usize {
-        self.ptr
-    }
-    fn allocate(&mut self, node: &Node) -> Result<()> {
-        let h = node.alloc(self.data_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
-        (self.ldy, self.ldz) = (self.nx, self.nx * self.ny);
-        Ok(())
-    }
-    fn free(&mut self, node: &Node) {
-        node.free(self.dev_handle, self.data_size());
-        *self = self.without_buffers();
-    }
+    dense_buffers!(pack: |b| (b.ldy, b.ldz) = (b.nx, b.nx * b.ny));
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let e = self.elemsize;
         let at = |b: &Self| Loc::new(b.ptr, b.dev_handle, b.offset);
@@ -89,13 +77,5 @@ impl Interface for BlockInterface {
             )?;
         }
         Ok(())
-    }
-    fn without_buffers(&self) -> Self {
-        BlockInterface {
-            ptr: 0,
-            dev_handle: 0,
-            offset: 0,
-            ..*self
-        }
     }
 }

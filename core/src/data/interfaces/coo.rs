@@ -63,21 +63,7 @@ impl Interface for CooInterface {
             self.nx, self.ny, self.n_values, self.elemsize
         )
     }
-    fn data_ptr(&self) -> usize {
-        self.values
-    }
-    fn allocate(&mut self, node: &Node) -> Result<()> {
-        sparse::allocate(self, node)
-    }
-    fn free(&mut self, node: &Node) {
-        sparse::free(self, node)
-    }
-    fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
-        sparse::copy(self, dst, c)
-    }
-    fn without_buffers(&self) -> Self {
-        sparse::without_arrays(self)
-    }
+    sparse_buffers!();
 }
 
 impl SparseArrays for CooInterface {

@@ -57,19 +57,7 @@ impl Interface for MatrixInterface {
             self.nx, self.ny, self.ld, self.elemsize
         )
     }
-    fn data_ptr(&self) -> usize {
-        self.ptr
-    }
-    fn allocate(&mut self, node: &Node) -> Result<()> {
-        let h = node.alloc(self.alloc_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
-        self.ld = self.nx;
-        Ok(())
-    }
-    fn free(&mut self, node: &Node) {
-        node.free(self.dev_handle, self.alloc_size());
-        *self = self.without_buffers();
-    }
+    dense_buffers!(pack: |m| m.ld = m.nx);
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let e = self.elemsize;
         let at = |m: &Self| Loc::new(m.ptr, m.dev_handle, m.offset);
@@ -81,13 +69,5 @@ impl Interface for MatrixInterface {
             self.ld as usize * e,
             dst.ld as usize * e,
         )
-    }
-    fn without_buffers(&self) -> Self {
-        MatrixInterface {
-            ptr: 0,
-            dev_handle: 0,
-            offset: 0,
-            ..*self
-        }
     }
 }

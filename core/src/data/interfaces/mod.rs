@@ -6,6 +6,61 @@
 //! structs, so the layout is part of the ABI. The runtime handles descriptions through the
 //! type-erased `InterfaceOps`, built once per interface type from the `Interface` trait.
 
+/// The buffer methods of `Interface` for a dense interface (fields `ptr`, `dev_handle`,
+/// `offset`): one allocation of `alloc_size` bytes, after which `pack` sets the leading
+/// dimensions of a packed replica. Without `pack`, all but `allocate`.
+macro_rules! dense_buffers {
+    (pack: $pack:expr) => {
+        fn allocate(&mut self, node: &Node) -> Result<()> {
+            let h = node.alloc(self.alloc_size())?;
+            (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
+            let pack: fn(&mut Self) = $pack;
+            pack(self);
+            Ok(())
+        }
+        dense_buffers!();
+    };
+    () => {
+        fn data_ptr(&self) -> usize {
+            self.ptr
+        }
+        fn free(&mut self, node: &Node) {
+            node.free(self.dev_handle, self.alloc_size());
+            *self = self.without_buffers();
+        }
+        fn without_buffers(&self) -> Self {
+            Self {
+                ptr: 0,
+                dev_handle: 0,
+                offset: 0,
+                ..*self
+            }
+        }
+    };
+}
+
+/// The buffer methods of `Interface` for a sparse interface: its three arrays
+/// (`SparseArrays`), the values first.
+macro_rules! sparse_buffers {
+    () => {
+        fn data_ptr(&self) -> usize {
+            self.arrays()[0]
+        }
+        fn allocate(&mut self, node: &Node) -> Result<()> {
+            sparse::allocate(self, node)
+        }
+        fn free(&mut self, node: &Node) {
+            sparse::free(self, node)
+        }
+        fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
+            sparse::copy(self, dst, c)
+        }
+        fn without_buffers(&self) -> Self {
+            sparse::without_arrays(self)
+        }
+    };
+}
+
 pub mod bcsr;
 pub mod block;
 pub mod coo;
@@ -362,5 +417,21 @@ mod tests {
         unsafe { copy_2d(src.as_ptr() as usize, 4, dst.as_mut_ptr() as usize, 6, 4, 3) };
         assert_eq!(&dst[6..10], &[4, 5, 6, 7]);
         assert_eq!(&dst[4..6], &[0, 0]);
+    }
+
+    #[test]
+    fn copy2d_refuses_overlapping_blocks_and_leaves_the_destination() {
+        let src: Vec<u8> = (0..12).collect();
+        let mut dst = vec![0u8; 12];
+        let (s, d) = (
+            Loc::ptr(src.as_ptr() as usize),
+            Loc::ptr(dst.as_mut_ptr() as usize),
+        );
+        // Blocks of 4 bytes only 3 apart in the destination would overlap.
+        let e = RamCopier.copy2d(s, d, 4, 3, 4, 3).unwrap_err();
+        assert!(e.message.contains("overlap"), "{}", e.message);
+        assert_eq!(dst, vec![0u8; 12]);
+        RamCopier.copy2d(s, d, 4, 3, 4, 4).unwrap();
+        assert_eq!(dst, src);
     }
 }

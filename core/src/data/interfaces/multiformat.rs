@@ -3,8 +3,8 @@
 //! described by the application's `struct starpu_multiformat_data_interface_ops`: the
 //! element size of each format and the codelets that convert between them.
 //!
-//! As in StarPU, every replica holds both formats (`cpu_ptr`, `opencl_ptr`), and a copy
-//! moves both: which one holds the current value is the handle's business
+//! As in StarPU, every replica holds every format (`cpu_ptr`, `cuda_ptr`, `opencl_ptr`;
+//! a format whose element size is 0 has no buffer), and a copy moves them all: which one holds the current value is the handle's business
 //! (`task::multiformat` runs the conversion codelets when a task needs the other one).
 
 use super::Interface;
@@ -79,6 +79,17 @@ impl MultiformatInterface {
     pub fn opencl_size(&self) -> usize {
         self.nx as usize * self.ops().map_or(0, |o| o.opencl_elemsize)
     }
+
+    /// Bytes of all the objects in the CUDA format.
+    pub fn cuda_size(&self) -> usize {
+        self.nx as usize * self.ops().map_or(0, |o| o.cuda_elemsize)
+    }
+
+    /// The device formats' buffers and sizes.
+    fn device_formats(&mut self) -> [(&mut usize, usize); 2] {
+        let (opencl, cuda) = (self.opencl_size(), self.cuda_size());
+        [(&mut self.opencl_ptr, opencl), (&mut self.cuda_ptr, cuda)]
+    }
 }
 
 impl Interface for MultiformatInterface {
@@ -89,7 +100,7 @@ impl Interface for MultiformatInterface {
         self.nx as usize * self.cpu_elemsize()
     }
     fn alloc_size(&self) -> usize {
-        self.data_size() + self.opencl_size()
+        self.data_size() + self.opencl_size() + self.cuda_size()
     }
     fn footprint(&self) -> u32 {
         // StarPU's: the object count only.
@@ -108,12 +119,12 @@ impl Interface for MultiformatInterface {
     fn allocate(&mut self, node: &Node) -> Result<()> {
         // (On a device, `node.alloc`'s answer is the buffer object, as in StarPU's.)
         self.cpu_ptr = node.alloc(self.data_size())?;
-        if self.opencl_size() != 0 {
-            match node.alloc(self.opencl_size()) {
-                Ok(p) => self.opencl_ptr = p,
+        let sizes = [self.opencl_size(), self.cuda_size()];
+        for (i, size) in sizes.into_iter().enumerate().filter(|(_, s)| *s != 0) {
+            match node.alloc(size) {
+                Ok(p) => *self.device_formats()[i].0 = p,
                 Err(e) => {
-                    node.free(self.cpu_ptr, self.data_size());
-                    self.cpu_ptr = 0;
+                    self.free(node);
                     return Err(e);
                 }
             }
@@ -121,8 +132,14 @@ impl Interface for MultiformatInterface {
         Ok(())
     }
     fn free(&mut self, node: &Node) {
-        node.free(self.cpu_ptr, self.data_size());
-        node.free(self.opencl_ptr, self.opencl_size());
+        if self.cpu_ptr != 0 {
+            node.free(self.cpu_ptr, self.data_size());
+        }
+        for (ptr, size) in self.device_formats() {
+            if *ptr != 0 {
+                node.free(*ptr, size);
+            }
+        }
         *self = self.without_buffers();
     }
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
@@ -131,12 +148,13 @@ impl Interface for MultiformatInterface {
             Loc::ptr(dst.cpu_ptr),
             self.data_size(),
         )?;
-        if self.opencl_ptr != 0 && dst.opencl_ptr != 0 && self.opencl_size() != 0 {
-            c.copy(
-                Loc::ptr(self.opencl_ptr),
-                Loc::ptr(dst.opencl_ptr),
-                self.opencl_size(),
-            )?;
+        for (src, dst, size) in [
+            (self.opencl_ptr, dst.opencl_ptr, self.opencl_size()),
+            (self.cuda_ptr, dst.cuda_ptr, self.cuda_size()),
+        ] {
+            if src != 0 && dst != 0 && size != 0 {
+                c.copy(Loc::ptr(src), Loc::ptr(dst), size)?;
+            }
         }
         Ok(())
     }
@@ -168,6 +186,11 @@ mod tests {
         let mut data = vec![0u8; 120];
         let m = unsafe { MultiformatInterface::new(data.as_mut_ptr() as usize, 10, &ops) }.unwrap();
         assert_eq!(m.data_size(), 120);
+        // Every replica holds the three formats.
+        assert_eq!(
+            (m.opencl_size(), m.cuda_size(), m.alloc_size()),
+            (40, 40, 200)
+        );
         assert_eq!(m.footprint(), crc32c_be(10, 0));
         assert_eq!(m.describe(), "multiformat nx=10 cpu_elemsize=12");
         let bad = MultiformatOps {

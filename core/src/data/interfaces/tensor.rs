@@ -67,21 +67,11 @@ impl Interface for TensorInterface {
             self.nx, self.ny, self.nz, self.nt, self.elemsize
         )
     }
-    fn data_ptr(&self) -> usize {
-        self.ptr
-    }
-    fn allocate(&mut self, node: &Node) -> Result<()> {
-        let h = node.alloc(self.data_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
-        self.ldy = self.nx;
-        self.ldz = self.nx * self.ny;
-        self.ldt = self.ldz * self.nz;
-        Ok(())
-    }
-    fn free(&mut self, node: &Node) {
-        node.free(self.dev_handle, self.data_size());
-        *self = self.without_buffers();
-    }
+    dense_buffers!(pack: |t| {
+        t.ldy = t.nx;
+        t.ldz = t.nx * t.ny;
+        t.ldt = t.ldz * t.nz;
+    });
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let e = self.elemsize;
         let at = |v: &Self| Loc::new(v.ptr, v.dev_handle, v.offset);
@@ -99,13 +89,5 @@ impl Interface for TensorInterface {
             }
         }
         Ok(())
-    }
-    fn without_buffers(&self) -> Self {
-        TensorInterface {
-            ptr: 0,
-            dev_handle: 0,
-            offset: 0,
-            ..*self
-        }
     }
 }

@@ -42,9 +42,7 @@ impl Interface for VariableInterface {
     fn describe(&self) -> String {
         format!("variable elemsize={}", self.elemsize)
     }
-    fn data_ptr(&self) -> usize {
-        self.ptr
-    }
+    dense_buffers!();
     fn allocate(&mut self, node: &Node) -> Result<()> {
         let h = node.alloc(self.elemsize)?;
         // StarPU's variable keeps the device's handle in `ptr` too (OpenCL kernels read
@@ -52,20 +50,8 @@ impl Interface for VariableInterface {
         (self.ptr, self.dev_handle, self.offset) = (h, h, 0);
         Ok(())
     }
-    fn free(&mut self, node: &Node) {
-        node.free(self.dev_handle, self.elemsize);
-        *self = self.without_buffers();
-    }
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         let at = |v: &Self| Loc::new(v.ptr, v.dev_handle, v.offset);
         c.copy(at(self), at(dst), self.elemsize)
-    }
-    fn without_buffers(&self) -> Self {
-        VariableInterface {
-            ptr: 0,
-            dev_handle: 0,
-            offset: 0,
-            ..*self
-        }
     }
 }

@@ -60,27 +60,8 @@ impl Interface for VectorInterface {
     fn describe(&self) -> String {
         format!("vector nx={} elemsize={}", self.nx, self.elemsize)
     }
-    fn data_ptr(&self) -> usize {
-        self.ptr
-    }
-    fn allocate(&mut self, node: &Node) -> Result<()> {
-        let h = node.alloc(self.alloc_size())?;
-        (self.ptr, self.dev_handle, self.offset) = (node.ptr_of(h), h, 0);
-        Ok(())
-    }
-    fn free(&mut self, node: &Node) {
-        node.free(self.dev_handle, self.alloc_size());
-        *self = self.without_buffers();
-    }
+    dense_buffers!(pack: |_| ());
     fn copy_to(&self, dst: &Self, c: &mut dyn Copier) -> Result<()> {
         c.copy(self.loc(), dst.loc(), self.data_size())
-    }
-    fn without_buffers(&self) -> Self {
-        VectorInterface {
-            ptr: 0,
-            dev_handle: 0,
-            offset: 0,
-            ..*self
-        }
     }
 }

@@ -33,6 +33,7 @@
 use super::module::Module;
 use super::{Device, WorkerContext};
 use crate::data::Element;
+use crate::drivers::dense;
 use crate::error::{Error, Result};
 use crate::task::KernelCall;
 use cudarc::driver::sys::{self, CUfunction, CUstream};
@@ -68,6 +69,21 @@ pub struct DeviceBuffer {
 }
 
 impl DeviceBuffer {
+    fn at(d: dense::Dense) -> DeviceBuffer {
+        // Pieces of partitioned data have their own address (`ptr`); where the interface
+        // gives only the buffer and an offset, the address is their sum.
+        let ptr = if d.ptr != 0 {
+            d.ptr
+        } else {
+            d.handle + d.offset
+        };
+        DeviceBuffer {
+            ptr: ptr as u64,
+            bytes: d.bytes,
+            elemsize: d.elemsize,
+        }
+    }
+
     /// Elements in the buffer.
     pub fn len(&self) -> usize {
         self.bytes.checked_div(self.elemsize).unwrap_or(0)
@@ -108,24 +124,12 @@ impl Cuda<'_> {
     /// Buffer `i` of the task on the device (dense interfaces: variable, vector, matrix,
     /// block, tensor, ndim).
     pub fn buffer(&self, i: usize) -> Result<DeviceBuffer> {
-        let d = crate::drivers::dense::dense(self.call, i)?;
-        let ptr = if d.ptr != 0 {
-            d.ptr
-        } else {
-            d.handle + d.offset
-        };
-        Ok(DeviceBuffer {
-            ptr: ptr as u64,
-            bytes: d.bytes,
-            elemsize: d.elemsize,
-        })
+        dense::device_buffer::<u8, _>(self.call, i, false, DeviceBuffer::at)
     }
 
     /// `buffer`, checked to hold elements of type `T`.
     pub fn buffer_of<T: Element>(&self, i: usize) -> Result<DeviceBuffer> {
-        let b = self.buffer(i)?;
-        crate::drivers::dense::check_elements::<T>(self.call, i, b.elemsize)?;
-        Ok(b)
+        dense::device_buffer::<T, _>(self.call, i, true, DeviceBuffer::at)
     }
 
     /// Kernel `name` of `module` (compiled and loaded on this device on first use), to
@@ -155,6 +159,18 @@ impl Launch {
         let mut b = vec![0u64; words].into_boxed_slice();
         // SAFETY: the box holds at least size_of::<T>() bytes, 8-byte aligned.
         unsafe { std::ptr::write(b.as_mut_ptr() as *mut T, v) };
+        self.args.push(b);
+        self
+    }
+
+    /// Sets the next argument to raw bytes laid out as the kernel's parameter type (what a
+    /// face passes for a value it got typed from its language: a numpy scalar...).
+    pub fn arg_bytes(&mut self, bytes: &[u8]) -> &mut Launch {
+        let mut b = vec![0u64; bytes.len().div_ceil(8).max(1)].into_boxed_slice();
+        // SAFETY: the box holds at least bytes.len() bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), b.as_mut_ptr() as *mut u8, bytes.len())
+        };
         self.args.push(b);
         self
     }

@@ -162,17 +162,7 @@ impl Device {
 }
 
 impl NodeDriver for Device {
-    fn kind(&self) -> NodeKind {
-        NodeKind::Cuda
-    }
-
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn total_memory(&self) -> Option<usize> {
-        (self.total_mem > 0).then_some(self.total_mem)
-    }
+    node_identity!(NodeKind::Cuda, total_mem);
 
     fn alloc(&self, size: usize) -> Result<usize> {
         self.bind()?;

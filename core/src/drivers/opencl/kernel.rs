@@ -27,6 +27,7 @@ use super::device::Device;
 use super::error::cl_error;
 use super::program::Program;
 use crate::data::Element;
+use crate::drivers::dense;
 use crate::error::{Error, Result};
 use crate::task::KernelCall;
 use cl3::types::{cl_command_queue, cl_kernel};
@@ -70,6 +71,15 @@ pub struct DeviceBuffer {
 }
 
 impl DeviceBuffer {
+    fn at(d: dense::Dense) -> DeviceBuffer {
+        DeviceBuffer {
+            mem: d.handle as *mut c_void,
+            offset: d.offset,
+            bytes: d.bytes,
+            elemsize: d.elemsize,
+        }
+    }
+
     /// Elements in the buffer.
     pub fn len(&self) -> usize {
         self.bytes.checked_div(self.elemsize).unwrap_or(0)
@@ -109,20 +119,12 @@ impl OpenCl<'_> {
     /// Buffer `i` of the task on the device (dense interfaces: variable, vector, matrix,
     /// block, tensor, ndim).
     pub fn buffer(&self, i: usize) -> Result<DeviceBuffer> {
-        let d = crate::drivers::dense::dense(self.call, i)?;
-        Ok(DeviceBuffer {
-            mem: d.handle as *mut c_void,
-            offset: d.offset,
-            bytes: d.bytes,
-            elemsize: d.elemsize,
-        })
+        dense::device_buffer::<u8, _>(self.call, i, false, DeviceBuffer::at)
     }
 
     /// `buffer`, checked to hold elements of type `T`.
     pub fn buffer_of<T: Element>(&self, i: usize) -> Result<DeviceBuffer> {
-        let b = self.buffer(i)?;
-        crate::drivers::dense::check_elements::<T>(self.call, i, b.elemsize)?;
-        Ok(b)
+        dense::device_buffer::<T, _>(self.call, i, true, DeviceBuffer::at)
     }
 
     /// Kernel `name` of `program` for this device (the program is built on first use; a

@@ -172,17 +172,7 @@ unsafe fn copy_within(q: cl_command_queue, src: Loc, dst: Loc, r: Region) -> Sta
 }
 
 impl NodeDriver for Device {
-    fn kind(&self) -> NodeKind {
-        NodeKind::OpenCl
-    }
-
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn total_memory(&self) -> Option<usize> {
-        (self.global_mem > 0).then_some(self.global_mem as usize)
-    }
+    node_identity!(NodeKind::OpenCl, global_mem);
 
     fn alloc(&self, size: usize) -> Result<usize> {
         let ctx = self.opened()?.context;

@@ -2,6 +2,7 @@ package fr.labri.hpccloud.starpu;
 
 import fr.labri.hpccloud.starpu.data.DataHandle;
 import fr.labri.hpccloud.starpu.internal.Native;
+import fr.labri.hpccloud.starpu.cuda.CudaCall;
 import fr.labri.hpccloud.starpu.opencl.OpenCLCall;
 
 import java.util.EnumSet;
@@ -18,7 +19,9 @@ import java.util.Set;
  * OpenCL kernels on the task's data on an OpenCL device; {@link #getWhere} says which
  * implementations it has, and the runtime runs each task on a worker of one of those kinds
  * (see {@link fr.labri.hpccloud.starpu.opencl.OpenCLCodelet} for a codelet with an OpenCL
- * implementation only).
+ * implementation only). A CUDA implementation, {@link #runCUDA}, launches CUDA kernels on
+ * the task's data on an NVIDIA GPU the same way
+ * ({@link fr.labri.hpccloud.starpu.cuda.CudaCodelet}).
  */
 public abstract class Codelet {
 	/** The runtime's codelet for this one, made at the first submission. */
@@ -36,8 +39,9 @@ public abstract class Codelet {
 	/**
 	 * The kinds of workers this codelet has an implementation for (StarPU's {@code where}):
 	 * {@link WorkerType#CPU} ({@link #run}) by default. A codelet overriding
-	 * {@link #runOpenCL} adds {@link WorkerType#OPENCL}; without CPU, its tasks run on OpenCL
-	 * workers only, and their submission throws {@link NoDeviceException} when there is none.
+	 * {@link #runOpenCL} adds {@link WorkerType#OPENCL}, one overriding {@link #runCUDA}
+	 * {@link WorkerType#CUDA}; without CPU, its tasks run on those workers only, and their
+	 * submission throws {@link NoDeviceException} when there is none.
 	 */
 	public Set<WorkerType> getWhere() {
 		return EnumSet.of(WorkerType.CPU);
@@ -53,6 +57,18 @@ public abstract class Codelet {
 	 */
 	public void runOpenCL(OpenCLCall call) {
 		throw new UnsupportedOperationException("codelet " + getName() + " has no OpenCL implementation");
+	}
+
+	/**
+	 * The CUDA implementation, run on a CUDA worker when {@link #getWhere} has
+	 * {@link WorkerType#CUDA}: {@code call} gives the task's buffers on the worker's GPU and
+	 * queues kernels of a {@link fr.labri.hpccloud.starpu.cuda.Program} on the worker's
+	 * stream; the task ends when they are done. The data is on the GPU for the call and, for
+	 * a write, comes back to main memory when Java reads it. An exception, such as a kernel
+	 * that fails to compile or launch, fails the task as one thrown by {@link #run} does.
+	 */
+	public void runCUDA(CudaCall call) {
+		throw new UnsupportedOperationException("codelet " + getName() + " has no CUDA implementation");
 	}
 
 	public String getName() {

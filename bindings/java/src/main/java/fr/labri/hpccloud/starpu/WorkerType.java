@@ -13,7 +13,9 @@ public enum WorkerType {
 	 * An OpenCL device (a GPU; a CPU device such as PoCL only with
 	 * {@code STARPU_OPENCL_ON_CPUS=1}, as in StarPU), running {@link Codelet#runOpenCL}.
 	 */
-	OPENCL(Native.WHERE_OPENCL);
+	OPENCL(Native.WHERE_OPENCL),
+	/** An NVIDIA GPU (CUDA), running {@link Codelet#runCUDA}. */
+	CUDA(Native.WHERE_CUDA);
 
 	private final int bit;
 
@@ -21,7 +23,7 @@ public enum WorkerType {
 		this.bit = bit;
 	}
 
-	/** The bit of StarPU's {@code where} mask ({@code STARPU_CPU}, {@code STARPU_OPENCL}). */
+	/** The bit of StarPU's {@code where} mask ({@code STARPU_CPU}, {@code STARPU_OPENCL}, {@code STARPU_CUDA}). */
 	public int bit() {
 		return bit;
 	}

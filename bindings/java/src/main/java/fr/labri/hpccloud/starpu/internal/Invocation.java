@@ -2,6 +2,7 @@ package fr.labri.hpccloud.starpu.internal;
 
 import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.data.DataHandle;
+import fr.labri.hpccloud.starpu.cuda.CudaCall;
 import fr.labri.hpccloud.starpu.opencl.OpenCLCall;
 
 import java.nio.ByteBuffer;
@@ -42,6 +43,16 @@ public final class Invocation {
 	void runOpenCL(OpenCLCall call) {
 		try {
 			codelet.runOpenCL(call);
+		} catch (RuntimeException | Error e) {
+			failure = e;
+			throw e;
+		}
+	}
+
+	/** Called by a CUDA worker: the codelet's CUDA implementation on {@code call}. */
+	void runCUDA(CudaCall call) {
+		try {
+			codelet.runCUDA(call);
 		} catch (RuntimeException | Error e) {
 			failure = e;
 			throw e;

@@ -36,10 +36,10 @@ public final class Native {
 	/** The entries of {@link #layout}. */
 	public static final int LAYOUT_ADDRESS = 0, LAYOUT_NX = 1, LAYOUT_NY = 2, LAYOUT_LD = 3;
 	/** Where a codelet has implementations ({@link fr.labri.hpccloud.starpu.WorkerType}'s bits). */
-	public static final int WHERE_CPU = 1, WHERE_OPENCL = 2;
-	/** The entries of {@link #openclBuffer} (in elements). */
+	public static final int WHERE_CPU = 1, WHERE_OPENCL = 2, WHERE_CUDA = 4;
+	/** The entries of {@link #openclBuffer} and {@link #cudaBuffer} (in elements). */
 	public static final int BUFFER_FIRST = 0, BUFFER_NX = 1, BUFFER_NY = 2, BUFFER_LD = 3, BUFFER_ELEMSIZE = 4;
-	/** Kinds of OpenCL kernel arguments ({@link #openclLaunch}). */
+	/** Kinds of kernel arguments ({@link #openclLaunch}, {@link #cudaLaunch}). */
 	public static final int ARG_BUFFER = 0, ARG_BYTE = 1, ARG_SHORT = 2, ARG_INT = 3, ARG_LONG = 4, ARG_FLOAT = 5,
 			ARG_DOUBLE = 6, ARG_LOCAL = 7;
 
@@ -182,4 +182,28 @@ public final class Native {
 	 */
 	public static native void openclLaunch(long call, long program, String name, int[] kinds, long[] values,
 			long[] global, long[] local);
+
+	// CUDA: programs, and what a CUDA implementation asks of its call (as for OpenCL).
+
+	/** A CUDA program from CUDA C source (NVRTC {@code options}), or ({@code ptx}) PTX text. */
+	public static native long cudaProgramCreate(String text, String options, boolean ptx);
+
+	public static native void cudaProgramFree(long program);
+
+	/** The number of the call's GPU among the runtime's CUDA devices. */
+	public static native int cudaDevice(long call);
+
+	public static native String cudaDeviceName(long call);
+
+	/** Buffer {@code index} of the call on its GPU: {@code BUFFER_*} entries ({@code BUFFER_FIRST} 0). */
+	public static native long[] cudaBuffer(long call, int index);
+
+	/**
+	 * Queues kernel {@code name} of {@code program} on the call's stream, with its arguments
+	 * ({@code ARG_*} kinds as for {@link #openclLaunch}; no {@code ARG_LOCAL}), over a
+	 * {@code grid} of blocks of {@code block} threads (1 to 3 dimensions) with
+	 * {@code sharedMem} bytes of dynamic shared memory.
+	 */
+	public static native void cudaLaunch(long call, long program, String name, int[] kinds, long[] values,
+			long[] grid, long[] block, int sharedMem);
 }

@@ -1,8 +1,7 @@
 package fr.labri.hpccloud.starpu.opencl;
 
+import fr.labri.hpccloud.starpu.internal.KernelArguments;
 import fr.labri.hpccloud.starpu.internal.Native;
-
-import java.util.Arrays;
 
 /**
  * An OpenCL kernel with its arguments, launched on the device of an OpenCL worker
@@ -14,28 +13,18 @@ import java.util.Arrays;
  * size, or a kernel that does not build, fails the launch with a
  * {@link fr.labri.hpccloud.starpu.StarPUException} saying which (and the compiler's log).
  */
-public final class Kernel {
+public final class Kernel extends KernelArguments<Kernel> {
 	private final OpenCLCall call;
 	private final Program program;
-	private final String name;
-	private int[] kinds = new int[8];
-	private long[] values = new long[8];
-	private int count;
 
 	Kernel(OpenCLCall call, Program program, String name) {
+		super(name);
 		this.call = call;
 		this.program = program;
-		this.name = name;
 	}
 
-	private Kernel add(int kind, long value) {
-		if (count == kinds.length) {
-			kinds = Arrays.copyOf(kinds, 2 * count);
-			values = Arrays.copyOf(values, 2 * count);
-		}
-		kinds[count] = kind;
-		values[count] = value;
-		count++;
+	@Override
+	protected Kernel self() {
 		return this;
 	}
 
@@ -44,31 +33,7 @@ public final class Kernel {
 		if (buffer.call != call) {
 			throw new IllegalArgumentException("kernel " + name + ": the buffer belongs to another task's call");
 		}
-		return add(Native.ARG_BUFFER, buffer.index);
-	}
-
-	public Kernel arg(byte value) {
-		return add(Native.ARG_BYTE, value);
-	}
-
-	public Kernel arg(short value) {
-		return add(Native.ARG_SHORT, value);
-	}
-
-	public Kernel arg(int value) {
-		return add(Native.ARG_INT, value);
-	}
-
-	public Kernel arg(long value) {
-		return add(Native.ARG_LONG, value);
-	}
-
-	public Kernel arg(float value) {
-		return add(Native.ARG_FLOAT, Float.floatToRawIntBits(value));
-	}
-
-	public Kernel arg(double value) {
-		return add(Native.ARG_DOUBLE, Double.doubleToRawLongBits(value));
+		return add(Native.ARG_BUFFER, buffer.getIndex());
 	}
 
 	/** The next argument, a {@code __local} pointer: {@code bytes} of local memory per work group. */
@@ -92,8 +57,7 @@ public final class Kernel {
 		if (global == null) {
 			throw new NullPointerException("kernel " + name + ": no global size");
 		}
-		Native.openclLaunch(call.pointer(), program.pointer(), name, Arrays.copyOf(kinds, count),
-				Arrays.copyOf(values, count), global, local);
+		Native.openclLaunch(call.pointer(), program.pointer(), name, kinds(), values(), global, local);
 		program.keepAlive();
 	}
 }

@@ -1,7 +1,6 @@
 package fr.labri.hpccloud.starpu.opencl;
 
-import fr.labri.hpccloud.starpu.data.DataHandle;
-import fr.labri.hpccloud.starpu.data.VectorHandle;
+import fr.labri.hpccloud.starpu.internal.DeviceCall;
 import fr.labri.hpccloud.starpu.internal.Invocation;
 import fr.labri.hpccloud.starpu.internal.Native;
 
@@ -26,53 +25,31 @@ import fr.labri.hpccloud.starpu.internal.Native;
  * }
  * }</pre>
  */
-public final class OpenCLCall {
-	/** The runtime's call this one stands for (checked by the native library at each use). */
-	private final long call;
-	private final DataHandle[] handles;
-
+public final class OpenCLCall extends DeviceCall {
 	/** Made by the runtime's OpenCL workers only. */
 	private OpenCLCall(long call, Invocation invocation) {
-		this.call = call;
-		this.handles = invocation.buffers();
+		super(call, invocation);
 	}
 
 	/** The number of the worker's device among the runtime's OpenCL devices (StarPU's {@code devid}). */
 	public int getDeviceId() {
-		return Native.openclDevice(call);
+		return Native.openclDevice(pointer());
 	}
 
 	/** The device's name, as OpenCL gives it. */
 	public String getDeviceName() {
-		return Native.openclDeviceName(call);
-	}
-
-	/** The number of buffers of the task. */
-	public int getNbBuffers() {
-		return handles.length;
-	}
-
-	/** The task's handles, in order (their values are on the device: read them there). */
-	public DataHandle[] getHandles() {
-		return handles.clone();
+		return Native.openclDeviceName(pointer());
 	}
 
 	/**
 	 * Buffer {@code index} of the task on the device: what a kernel gets as a
 	 * {@code __global} pointer ({@link Kernel#arg(DeviceBuffer)}), and where the data lies in
 	 * it. Vectors, matrices and variables of primitive numbers have a device form; a
-	 * {@link VectorHandle} of Java objects does not.
+	 * {@link fr.labri.hpccloud.starpu.data.VectorHandle} of Java objects does not.
 	 */
 	public DeviceBuffer getBuffer(int index) {
-		if (index < 0 || index >= handles.length) {
-			throw new IndexOutOfBoundsException("buffer " + index + " of a task of " + handles.length + " buffers");
-		}
-		if (handles[index] instanceof VectorHandle) {
-			throw new IllegalArgumentException("buffer " + index + " is a vector of Java objects: it has no OpenCL form");
-		}
-		long[] s = Native.openclBuffer(call, index);
-		return new DeviceBuffer(this, index, s[Native.BUFFER_FIRST], (int) s[Native.BUFFER_NX],
-				(int) s[Native.BUFFER_NY], (int) s[Native.BUFFER_LD], (int) s[Native.BUFFER_ELEMSIZE]);
+		checkBuffer(index, "OpenCL");
+		return new DeviceBuffer(this, index, Native.openclBuffer(pointer(), index));
 	}
 
 	/**
@@ -84,9 +61,5 @@ public final class OpenCLCall {
 			throw new NullPointerException("kernel: a program and a kernel name are needed");
 		}
 		return new Kernel(this, program, name);
-	}
-
-	long pointer() {
-		return call;
 	}
 }

@@ -1,0 +1,56 @@
+package fr.labri.hpccloud.starpu.cuda;
+
+import fr.labri.hpccloud.starpu.internal.KernelArguments;
+import fr.labri.hpccloud.starpu.internal.Native;
+
+/**
+ * A CUDA kernel with its arguments, queued on the stream of a CUDA worker
+ * ({@link CudaCall#kernel}). Arguments are given in the kernel's order, each with the Java
+ * type of the kernel's parameter ({@code int} for {@code int} or {@code unsigned},
+ * {@code long} for {@code long long} or {@code size_t}, {@code float}, {@code double},
+ * {@code short}, {@code byte}), a {@link DeviceBuffer} for a pointer. CUDA does not check
+ * them against the kernel: a wrong type is the kernel's wrong value. A source NVRTC does
+ * not compile, a missing kernel or a launch CUDA refuses throws a
+ * {@link fr.labri.hpccloud.starpu.StarPUException} saying which (with NVRTC's log); an
+ * error while the kernel runs fails the task.
+ */
+public final class Kernel extends KernelArguments<Kernel> {
+	private final CudaCall call;
+	private final Program program;
+
+	Kernel(CudaCall call, Program program, String name) {
+		super(name);
+		this.call = call;
+		this.program = program;
+	}
+
+	@Override
+	protected Kernel self() {
+		return this;
+	}
+
+	/** The next argument: the device address of a buffer of this kernel's task. */
+	public Kernel arg(DeviceBuffer buffer) {
+		if (buffer.call != call) {
+			throw new IllegalArgumentException("kernel " + name + ": the buffer belongs to another task's call");
+		}
+		return add(Native.ARG_BUFFER, buffer.getIndex());
+	}
+
+	/** Queues the kernel over {@code blocks} blocks of {@code threads} threads (one dimension). */
+	public void launch(long blocks, long threads) {
+		launch(new long[] {blocks}, new long[] {threads}, 0);
+	}
+
+	/**
+	 * Queues the kernel over a {@code grid} of blocks of {@code block} threads (1 to 3
+	 * dimensions each), with {@code sharedMem} bytes of dynamic shared memory per block.
+	 */
+	public void launch(long[] grid, long[] block, int sharedMem) {
+		if (grid == null || block == null) {
+			throw new NullPointerException("kernel " + name + ": no grid or block size");
+		}
+		Native.cudaLaunch(call.pointer(), program.pointer(), name, kinds(), values(), grid, block, sharedMem);
+		program.keepAlive();
+	}
+}
