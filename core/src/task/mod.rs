@@ -19,7 +19,7 @@ pub(crate) mod graveyard;
 mod hooks;
 pub mod kernel;
 pub mod multiformat;
-pub mod observer;
+pub(crate) mod observer;
 pub(crate) mod partition;
 pub(crate) mod reduction;
 pub(crate) mod registry;

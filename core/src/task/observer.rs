@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 /// A dependency declared between tasks (by id) or tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dependency {
+pub(crate) enum Dependency {
     /// Task `succ` starts after task `pred` ends (`starpu_task_declare_deps`).
     Task { pred: u64, succ: u64 },
     /// Task `succ` ends after task `pred` ends (`starpu_task_declare_end_deps`).
@@ -19,7 +19,7 @@ static OBSERVER: OnceLock<fn(Dependency)> = OnceLock::new();
 
 /// Sends every dependency declared from now on to `f`. One observer per process: the
 /// first call wins.
-pub fn observe_dependencies(f: fn(Dependency)) {
+pub(crate) fn observe_dependencies(f: fn(Dependency)) {
     let _ = OBSERVER.set(f);
 }
 
