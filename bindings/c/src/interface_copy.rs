@@ -111,6 +111,19 @@ pub unsafe extern "C" fn starpu_interface_copy2d(
     )
 }
 
+/// Runs `copy(src_offset, dst_offset)` for each of `n` groups `ld_src` / `ld_dst` bytes
+/// apart (from `first`), up to the first error.
+fn each_group(
+    (n, ld_src, ld_dst): (size_t, size_t, size_t),
+    (src_first, dst_first): (size_t, size_t),
+    mut copy: impl FnMut(size_t, size_t) -> c_int,
+) -> c_int {
+    (0..n)
+        .map(|i| copy(src_first + i * ld_src, dst_first + i * ld_dst))
+        .find(|&r| r < 0)
+        .unwrap_or(0)
+}
+
 /// `starpu_interface_copy3d`: `numblocks2` groups, `ld2_*` bytes apart, of the 2D copy.
 ///
 /// # Safety
@@ -132,25 +145,12 @@ pub unsafe extern "C" fn starpu_interface_copy3d(
     ld2_dst: size_t,
     async_data: *mut c_void,
 ) -> c_int {
-    for i in 0..numblocks2 {
-        let r = starpu_interface_copy2d(
-            src,
-            src_offset + i * ld2_src,
-            src_node,
-            dst,
-            dst_offset + i * ld2_dst,
-            dst_node,
-            blocksize,
-            numblocks1,
-            ld1_src,
-            ld1_dst,
-            async_data,
-        );
-        if r < 0 {
-            return r;
-        }
-    }
-    0
+    let groups = (numblocks2, ld2_src, ld2_dst);
+    each_group(groups, (src_offset, dst_offset), |s, d| {
+        starpu_interface_copy2d(
+            src, s, src_node, dst, d, dst_node, blocksize, numblocks1, ld1_src, ld1_dst, async_data,
+        )
+    })
 }
 
 /// `starpu_interface_copy4d`: `numblocks3` groups, `ld3_*` bytes apart, of the 3D copy.
@@ -177,28 +177,13 @@ pub unsafe extern "C" fn starpu_interface_copy4d(
     ld3_dst: size_t,
     async_data: *mut c_void,
 ) -> c_int {
-    for i in 0..numblocks3 {
-        let r = starpu_interface_copy3d(
-            src,
-            src_offset + i * ld3_src,
-            src_node,
-            dst,
-            dst_offset + i * ld3_dst,
-            dst_node,
-            blocksize,
-            numblocks1,
-            ld1_src,
-            ld1_dst,
-            numblocks2,
-            ld2_src,
-            ld2_dst,
-            async_data,
-        );
-        if r < 0 {
-            return r;
-        }
-    }
-    0
+    let groups = (numblocks3, ld3_src, ld3_dst);
+    each_group(groups, (src_offset, dst_offset), |s, d| {
+        starpu_interface_copy3d(
+            src, s, src_node, dst, d, dst_node, blocksize, numblocks1, ld1_src, ld1_dst,
+            numblocks2, ld2_src, ld2_dst, async_data,
+        )
+    })
 }
 
 /// `starpu_interface_data_copy`: records a copy for traces; this build records none.

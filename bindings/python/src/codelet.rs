@@ -77,14 +77,7 @@ impl Codelet {
         if cuda.is_some() {
             cl = cl.cuda(python_cuda_kernel);
         }
-        cl = match modes {
-            Some(m) => cl.modes(
-                m.iter()
-                    .map(|s| modes::parse(py, s))
-                    .collect::<PyResult<Vec<_>>>()?,
-            ),
-            None => cl.variable_buffers(),
-        };
+        cl = modes::declare(py, cl, modes.as_deref())?;
         let kind = match r#type.unwrap_or("seq") {
             "seq" => CodeletType::Seq,
             "spmd" => CodeletType::Spmd,

@@ -77,15 +77,7 @@ pub(crate) fn native_kernel(
         unsafe { func(call.buffers().as_ptr() as *mut *mut c_void, args) };
         Ok(())
     };
-    let mut cl = Codelet::new(symbol).cpu(kernel);
-    cl = match modes {
-        Some(m) => cl.modes(
-            m.iter()
-                .map(|s| modes::parse(py, s))
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
-        None => cl.variable_buffers(),
-    };
+    let cl = modes::declare(py, Codelet::new(symbol).cpu(kernel), modes.as_deref())?;
     Ok(NativeKernel {
         codelet: Arc::new(cl),
     })

@@ -173,11 +173,7 @@ fn parse_modes(v: &Bound<'_, PyAny>) -> PyResult<Modes> {
              argument",
         )
     })?;
-    Ok(Modes::Positional(
-        list.iter()
-            .map(|s| modes::parse(v.py(), s))
-            .collect::<PyResult<_>>()?,
-    ))
+    Ok(Modes::Positional(modes::parse_all(v.py(), &list)?))
 }
 
 /// The mode `d` gives `arg` (by `id(arg)`), if any.

@@ -80,6 +80,24 @@ impl AccessMode {
         ("UNMAP", Self::UNMAP),
     ];
 
+    /// The mode StarPU's names (`NAMED`) joined by `|` spell, as faces without C's
+    /// constants write modes (`"RW|COMMUTE"`), checked as `from_bits` checks bits.
+    pub fn parse(text: &str) -> Result<AccessMode> {
+        let mut bits = 0;
+        for part in text.split('|') {
+            let Some((_, m)) = Self::NAMED.iter().find(|(name, _)| *name == part) else {
+                let names: Vec<&str> = Self::NAMED.iter().map(|(n, _)| *n).collect();
+                return Err(Error::invalid(format!(
+                    "invalid access mode {text:?}: {part:?} is not one of {}",
+                    names.join(", ")
+                )));
+            };
+            bits |= m.bits();
+        }
+        Self::from_bits(bits)
+            .map_err(|e| Error::invalid(format!("invalid access mode {text:?}: {}", e.message)))
+    }
+
     /// Checks that `bits` is one base mode (R, W, RW, SCRATCH, REDUX) plus optional flags.
     pub fn from_bits(bits: u32) -> Result<AccessMode> {
         // One base mode (R=1, W=2, RW=3, SCRATCH=4, REDUX=8, MPI_REDUX=128) and flags.
@@ -173,6 +191,26 @@ mod tests {
         assert_eq!(AccessMode::RW.union(AccessMode::COMMUTE).bits(), 3 | 16);
         let names: Vec<_> = AccessMode::NAMED.iter().map(|(n, _)| *n).collect();
         assert!(names.contains(&"COMMUTE") && names.contains(&"REDUX"));
+    }
+
+    #[test]
+    fn modes_parse_from_their_names() {
+        assert_eq!(AccessMode::parse("RW").unwrap(), AccessMode::RW);
+        let rc = AccessMode::parse("R|COMMUTE").unwrap();
+        assert_eq!(rc, AccessMode::R.union(AccessMode::COMMUTE));
+        let e = AccessMode::parse("RX").unwrap_err();
+        assert!(
+            e.message.contains("\"RX\" is not one of R, W, RW"),
+            "{}",
+            e.message
+        );
+        // Names that are known but do not make a mode (a flag alone) are refused too.
+        let e = AccessMode::parse("COMMUTE").unwrap_err();
+        assert!(
+            e.message.starts_with("invalid access mode \"COMMUTE\""),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

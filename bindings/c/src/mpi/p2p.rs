@@ -68,147 +68,6 @@ unsafe fn post(
     })
 }
 
-/// `starpu_mpi_isend`.
-///
-/// # Safety
-/// `req` points to a writable `starpu_mpi_req`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_isend(
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-) -> c_int {
-    post(
-        "starpu_mpi_isend",
-        Dir::Send,
-        h,
-        req,
-        dest,
-        tag,
-        transfer(c, 0, false),
-    )
-}
-
-/// `starpu_mpi_isend_prio`.
-///
-/// # Safety
-/// As `starpu_mpi_isend`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_isend_prio(
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-) -> c_int {
-    post(
-        "starpu_mpi_isend_prio",
-        Dir::Send,
-        h,
-        req,
-        dest,
-        tag,
-        transfer(c, prio, false),
-    )
-}
-
-/// `starpu_mpi_issend`: a synchronous send, over once the receiver posted its receive.
-///
-/// # Safety
-/// As `starpu_mpi_isend`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_issend(
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-) -> c_int {
-    post(
-        "starpu_mpi_issend",
-        Dir::Send,
-        h,
-        req,
-        dest,
-        tag,
-        transfer(c, 0, true),
-    )
-}
-
-/// `starpu_mpi_issend_prio`.
-///
-/// # Safety
-/// As `starpu_mpi_isend`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_issend_prio(
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-) -> c_int {
-    post(
-        "starpu_mpi_issend_prio",
-        Dir::Send,
-        h,
-        req,
-        dest,
-        tag,
-        transfer(c, prio, true),
-    )
-}
-
-/// `starpu_mpi_irecv`.
-///
-/// # Safety
-/// `req` points to a writable `starpu_mpi_req`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_irecv(
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-) -> c_int {
-    post(
-        "starpu_mpi_irecv",
-        Dir::Recv,
-        h,
-        req,
-        source,
-        tag,
-        transfer(c, 0, false),
-    )
-}
-
-/// `starpu_mpi_irecv_prio` (StarPU declares it in its internal headers only).
-///
-/// # Safety
-/// As `starpu_mpi_irecv`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_irecv_prio(
-    h: starpu_data_handle_t,
-    req: *mut starpu_mpi_req,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-) -> c_int {
-    post(
-        "starpu_mpi_irecv_prio",
-        Dir::Recv,
-        h,
-        req,
-        source,
-        tag,
-        transfer(c, prio, false),
-    )
-}
-
 fn send(
     name: &str,
     h: starpu_data_handle_t,
@@ -217,35 +76,6 @@ fn send(
     t: Transfer,
 ) -> c_int {
     call(name, |m| m.send(&handle(h)?, dest, tag, &t))
-}
-
-/// `starpu_mpi_send`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_send(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-) -> c_int {
-    send("starpu_mpi_send", h, dest, tag, transfer(c, 0, false))
-}
-
-/// `starpu_mpi_send_prio`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_send_prio(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-) -> c_int {
-    send(
-        "starpu_mpi_send_prio",
-        h,
-        dest,
-        tag,
-        transfer(c, prio, false),
-    )
 }
 
 unsafe fn recv(
@@ -263,51 +93,6 @@ unsafe fn recv(
     })
 }
 
-/// `starpu_mpi_recv` (`status` may be `MPI_STATUS_IGNORE`).
-///
-/// # Safety
-/// `status` is `MPI_STATUS_IGNORE` or points to a writable `MPI_Status`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_recv(
-    h: starpu_data_handle_t,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-    status: *mut MPI_Status,
-) -> c_int {
-    recv(
-        "starpu_mpi_recv",
-        h,
-        source,
-        tag,
-        transfer(c, 0, false),
-        status,
-    )
-}
-
-/// `starpu_mpi_recv_prio`.
-///
-/// # Safety
-/// As `starpu_mpi_recv`.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_mpi_recv_prio(
-    h: starpu_data_handle_t,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-    status: *mut MPI_Status,
-) -> c_int {
-    recv(
-        "starpu_mpi_recv_prio",
-        h,
-        source,
-        tag,
-        transfer(c, prio, false),
-        status,
-    )
-}
-
 fn isend_detached(
     name: &str,
     h: starpu_data_handle_t,
@@ -323,88 +108,6 @@ fn then(f: CCallback, arg: *mut c_void) -> Option<Then> {
     Callback::new(f, arg).map(Callback::then)
 }
 
-/// `starpu_mpi_isend_detached`: `callback(arg)` runs once the data is sent.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_isend_detached(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-    callback: CCallback,
-    arg: *mut c_void,
-) -> c_int {
-    isend_detached(
-        "starpu_mpi_isend_detached",
-        h,
-        dest,
-        tag,
-        transfer(c, 0, false),
-        then(callback, arg),
-    )
-}
-
-/// `starpu_mpi_isend_detached_prio`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_isend_detached_prio(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-    callback: CCallback,
-    arg: *mut c_void,
-) -> c_int {
-    isend_detached(
-        "starpu_mpi_isend_detached_prio",
-        h,
-        dest,
-        tag,
-        transfer(c, prio, false),
-        then(callback, arg),
-    )
-}
-
-/// `starpu_mpi_issend_detached`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_issend_detached(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-    callback: CCallback,
-    arg: *mut c_void,
-) -> c_int {
-    isend_detached(
-        "starpu_mpi_issend_detached",
-        h,
-        dest,
-        tag,
-        transfer(c, 0, true),
-        then(callback, arg),
-    )
-}
-
-/// `starpu_mpi_issend_detached_prio`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_issend_detached_prio(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-    callback: CCallback,
-    arg: *mut c_void,
-) -> c_int {
-    isend_detached(
-        "starpu_mpi_issend_detached_prio",
-        h,
-        dest,
-        tag,
-        transfer(c, prio, true),
-        then(callback, arg),
-    )
-}
-
 fn irecv_detached(
     name: &str,
     h: starpu_data_handle_t,
@@ -418,45 +121,96 @@ fn irecv_detached(
     })
 }
 
-/// `starpu_mpi_irecv_detached`: `callback(arg)` runs once the data arrived.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_irecv_detached(
-    h: starpu_data_handle_t,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-    callback: CCallback,
-    arg: *mut c_void,
-) -> c_int {
-    irecv_detached(
-        "starpu_mpi_irecv_detached",
-        h,
-        source,
-        tag,
-        transfer(c, 0, false),
-        then(callback, arg),
-    )
+/// Ends of transfers that notify StarPU tag `tag` once `n` of them happened.
+fn unlock_tag(tag: starpu_tag_t, n: usize) -> impl Fn() -> Option<Then> {
+    let left = Arc::new(AtomicUsize::new(n));
+    move || {
+        let left = left.clone();
+        Some(Box::new(move |_| {
+            if left.fetch_sub(1, Ordering::AcqRel) == 1 {
+                if let Ok(rt) = ffi::runtime() {
+                    rt.tag_notify(tag);
+                }
+            }
+        }) as Then)
+    }
 }
 
-/// `starpu_mpi_irecv_detached_prio`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_irecv_detached_prio(
-    h: starpu_data_handle_t,
-    source: c_int,
-    tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-    callback: CCallback,
-    arg: *mut c_void,
-) -> c_int {
-    irecv_detached(
-        "starpu_mpi_irecv_detached_prio",
-        h,
-        source,
-        tag,
-        transfer(c, prio, false),
-        then(callback, arg),
-    )
+/// Defines each StarPU-MPI call and its `_prio` twin (a priority before the
+/// communicator), from one body over the call's transfer `t` and its name `n`.
+macro_rules! with_prio_twin {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident, $prio:ident ($($a:ident: $at:ty),*; $($b:ident: $bt:ty),*), sync: $sync:literal
+            => |$t:ident, $n:ident| $body:expr;
+    )*) => {
+        $(
+            $(#[doc = $doc])*
+            ///
+            /// # Safety
+            /// Its pointers are valid as StarPU-MPI documents them.
+            #[no_mangle]
+            pub unsafe extern "C" fn $name($($a: $at,)* c: MPI_Comm, $($b: $bt),*) -> c_int {
+                let ($t, $n) = (transfer(c, 0, $sync), stringify!($name));
+                $body
+            }
+
+            #[doc = concat!("`", stringify!($prio), "`: `", stringify!($name), "` at priority `prio`.")]
+            ///
+            /// # Safety
+            /// As the call without priority.
+            #[no_mangle]
+            pub unsafe extern "C" fn $prio(
+                $($a: $at,)*
+                prio: c_int,
+                c: MPI_Comm,
+                $($b: $bt),*
+            ) -> c_int {
+                let ($t, $n) = (transfer(c, prio, $sync), stringify!($prio));
+                $body
+            }
+        )*
+    };
+}
+
+with_prio_twin! {
+    /// `starpu_mpi_isend`.
+    starpu_mpi_isend, starpu_mpi_isend_prio
+        (h: starpu_data_handle_t, req: *mut starpu_mpi_req, dest: c_int, tag: starpu_mpi_tag_t;), sync: false
+        => |t, n| post(n, Dir::Send, h, req, dest, tag, t);
+    /// `starpu_mpi_issend`: a synchronous send, over once the receiver posted its receive.
+    starpu_mpi_issend, starpu_mpi_issend_prio
+        (h: starpu_data_handle_t, req: *mut starpu_mpi_req, dest: c_int, tag: starpu_mpi_tag_t;), sync: true
+        => |t, n| post(n, Dir::Send, h, req, dest, tag, t);
+    /// `starpu_mpi_irecv` (StarPU declares `starpu_mpi_irecv_prio` in its internal headers
+    /// only).
+    starpu_mpi_irecv, starpu_mpi_irecv_prio
+        (h: starpu_data_handle_t, req: *mut starpu_mpi_req, source: c_int, tag: starpu_mpi_tag_t;), sync: false
+        => |t, n| post(n, Dir::Recv, h, req, source, tag, t);
+    /// `starpu_mpi_send`.
+    starpu_mpi_send, starpu_mpi_send_prio
+        (h: starpu_data_handle_t, dest: c_int, tag: starpu_mpi_tag_t;), sync: false
+        => |t, n| send(n, h, dest, tag, t);
+    /// `starpu_mpi_recv` (`status` may be `MPI_STATUS_IGNORE`).
+    starpu_mpi_recv, starpu_mpi_recv_prio
+        (h: starpu_data_handle_t, source: c_int, tag: starpu_mpi_tag_t; status: *mut MPI_Status), sync: false
+        => |t, n| recv(n, h, source, tag, t, status);
+    /// `starpu_mpi_isend_detached`: `callback(arg)` runs once the data is sent.
+    starpu_mpi_isend_detached, starpu_mpi_isend_detached_prio
+        (h: starpu_data_handle_t, dest: c_int, tag: starpu_mpi_tag_t; callback: CCallback, arg: *mut c_void), sync: false
+        => |t, n| isend_detached(n, h, dest, tag, t, then(callback, arg));
+    /// `starpu_mpi_issend_detached`.
+    starpu_mpi_issend_detached, starpu_mpi_issend_detached_prio
+        (h: starpu_data_handle_t, dest: c_int, tag: starpu_mpi_tag_t; callback: CCallback, arg: *mut c_void), sync: true
+        => |t, n| isend_detached(n, h, dest, tag, t, then(callback, arg));
+    /// `starpu_mpi_irecv_detached`: `callback(arg)` runs once the data arrived.
+    starpu_mpi_irecv_detached, starpu_mpi_irecv_detached_prio
+        (h: starpu_data_handle_t, source: c_int, tag: starpu_mpi_tag_t; callback: CCallback, arg: *mut c_void), sync: false
+        => |t, n| irecv_detached(n, h, source, tag, t, then(callback, arg));
+    /// `starpu_mpi_isend_detached_unlock_tag`: tag `tag` is notified once the data is sent.
+    starpu_mpi_isend_detached_unlock_tag, starpu_mpi_isend_detached_unlock_tag_prio
+        (h: starpu_data_handle_t, dest: c_int, data_tag: starpu_mpi_tag_t; tag: starpu_tag_t), sync: false
+        => |t, n| isend_detached(n, h, dest, data_tag, t, unlock_tag(tag, 1)());
 }
 
 /// `starpu_mpi_irecv_detached_sequential_consistency`: with 0, the receive is not
@@ -482,60 +236,6 @@ pub extern "C" fn starpu_mpi_irecv_detached_sequential_consistency(
         tag,
         t,
         then(callback, arg),
-    )
-}
-
-/// Ends of transfers that notify StarPU tag `tag` once `n` of them happened.
-fn unlock_tag(tag: starpu_tag_t, n: usize) -> impl Fn() -> Option<Then> {
-    let left = Arc::new(AtomicUsize::new(n));
-    move || {
-        let left = left.clone();
-        Some(Box::new(move |_| {
-            if left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                if let Ok(rt) = ffi::runtime() {
-                    rt.tag_notify(tag);
-                }
-            }
-        }) as Then)
-    }
-}
-
-/// `starpu_mpi_isend_detached_unlock_tag`: tag `tag` is notified once the data is sent.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_isend_detached_unlock_tag(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    data_tag: starpu_mpi_tag_t,
-    c: MPI_Comm,
-    tag: starpu_tag_t,
-) -> c_int {
-    isend_detached(
-        "starpu_mpi_isend_detached_unlock_tag",
-        h,
-        dest,
-        data_tag,
-        transfer(c, 0, false),
-        unlock_tag(tag, 1)(),
-    )
-}
-
-/// `starpu_mpi_isend_detached_unlock_tag_prio`.
-#[no_mangle]
-pub extern "C" fn starpu_mpi_isend_detached_unlock_tag_prio(
-    h: starpu_data_handle_t,
-    dest: c_int,
-    data_tag: starpu_mpi_tag_t,
-    prio: c_int,
-    c: MPI_Comm,
-    tag: starpu_tag_t,
-) -> c_int {
-    isend_detached(
-        "starpu_mpi_isend_detached_unlock_tag_prio",
-        h,
-        dest,
-        data_tag,
-        transfer(c, prio, false),
-        unlock_tag(tag, 1)(),
     )
 }
 
