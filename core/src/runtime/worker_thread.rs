@@ -28,7 +28,8 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
     #[cfg(feature = "cuda")]
     if me.kind == worker::WorkerKind::Cuda {
         if let Some(d) = rt.devices.cuda.get(me.devid) {
-            if let Err(e) = crate::drivers::cuda::set_current(me.devid, d.clone()) {
+            let pipeline = rt.config.cuda.pipeline;
+            if let Err(e) = crate::drivers::cuda::set_current(me.devid, d.clone(), pipeline) {
                 rt.warn(&format!("worker {id}: {e}"));
             }
         }
@@ -51,12 +52,19 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             crate::parallel::run_part(rt, id);
             continue;
         }
+        // A CUDA worker ends the tasks it queued on its stream that are over, and makes
+        // room for one more (`STARPU_CUDA_PIPELINE`).
+        #[cfg(feature = "cuda")]
+        crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::MakeRoom);
         if let Some(t) = rt.pop_for(id) {
             rebind_if_asked(rt, id);
             crate::task::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
         }
+        // Nothing to do: every task it queued ends before it idles.
+        #[cfg(feature = "cuda")]
+        crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::All);
         if rt.is_stopping() {
             break;
         }

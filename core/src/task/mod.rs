@@ -34,6 +34,8 @@ pub use codelet::{
     OpenClKernel, CUDA_ASYNC, OPENCL_ASYNC,
 };
 pub use completion::CompletionQueue;
+#[cfg(feature = "cuda")]
+pub(crate) use exec::end_queued;
 pub(crate) use exec::{complete, execute, finish_without_running, guarded, guarded_current};
 pub use exec::{current_task, end_dep_release};
 pub(crate) use graph::Successors;
