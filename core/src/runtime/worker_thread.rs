@@ -40,6 +40,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             crate::drivers::opencl::set_current(me.devid, d.clone());
         }
     }
+    // A CUDA worker that may queue tasks on its stream (`STARPU_CUDA_PIPELINE`).
+    #[cfg(feature = "cuda")]
+    let queues = me.kind == worker::WorkerKind::Cuda && rt.config.cuda.pipeline > 0;
     // Data requests of the worker's node progress between tasks (only with devices).
     let requests = rt.memory.has_devices().then(|| &rt.memory.nodes()[me.node]);
     loop {
@@ -55,7 +58,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         // A CUDA worker ends the tasks it queued on its stream that are over, and makes
         // room for one more (`STARPU_CUDA_PIPELINE`).
         #[cfg(feature = "cuda")]
-        crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::MakeRoom);
+        if queues {
+            crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::MakeRoom);
+        }
         if let Some(t) = rt.pop_for(id) {
             rebind_if_asked(rt, id);
             crate::task::execute(rt, id, t);
@@ -64,7 +69,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         }
         // Nothing to do: every task it queued ends before it idles.
         #[cfg(feature = "cuda")]
-        crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::All);
+        if queues {
+            crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::All);
+        }
         if rt.is_stopping() {
             break;
         }

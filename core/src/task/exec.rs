@@ -89,17 +89,14 @@ enum Ran {
     Queued,
 }
 
-/// Ends the tasks CUDA worker `worker_id` queued on its stream that `drain` asks for:
-/// their data is released, and a kernel's error fails its task.
+/// Ends the tasks CUDA worker `worker_id` (the calling thread) queued on its stream that
+/// `drain` asks for: their data is released, and a kernel's error fails its task.
 #[cfg(feature = "cuda")]
 pub(crate) fn end_queued(
     rt: &Runtime,
     worker_id: usize,
     drain: crate::drivers::cuda::pipeline::Drain,
 ) {
-    if rt.workers[worker_id].kind != worker::WorkerKind::Cuda {
-        return;
-    }
     let node = rt.workers[worker_id].node;
     for ((task, started), r) in crate::drivers::cuda::take_ended(drain) {
         let spec = task.spec().expect("queued tasks were submitted");
