@@ -50,14 +50,6 @@ impl Buffer {
     fn ptr(&self) -> u64 {
         self.ptr
     }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(format!(
-            "<starpu.cuda.Buffer shape={} ptr={:#x}>",
-            slf.as_super().get().shape(slf.py())?.repr()?,
-            slf.get().ptr
-        ))
-    }
 }
 
 /// One kernel argument, read from Python before the launch.

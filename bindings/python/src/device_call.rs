@@ -142,7 +142,7 @@ impl DeviceData {
 
     /// The data's shape, as the numpy array's.
     #[getter]
-    pub(crate) fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.shape)
     }
 
@@ -167,6 +167,17 @@ impl DeviceData {
     #[getter]
     fn itemsize(&self) -> usize {
         self.itemsize
+    }
+
+    /// `<starpu.cuda.Buffer shape=(3, 5)>` (the device's class).
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let t = slf.get_type();
+        Ok(format!(
+            "<{}.{} shape={}>",
+            t.module()?,
+            t.qualname()?,
+            slf.get().shape(slf.py())?.repr()?
+        ))
     }
 }
 

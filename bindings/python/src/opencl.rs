@@ -65,14 +65,6 @@ impl Buffer {
     fn mem(&self) -> usize {
         self.mem
     }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(format!(
-            "<starpu.opencl.Buffer shape={} first={}>",
-            slf.as_super().get().shape(slf.py())?.repr()?,
-            slf.get().first
-        ))
-    }
 }
 
 /// `starpu.opencl.Local(nbytes)`: a kernel's `__local` argument, `nbytes` of local memory

@@ -141,10 +141,12 @@ def test_gpu_buffers_describe_the_data(gpu):
     seen = []
 
     def look(a):
-        seen.append((a.shape, a.strides, a.size, a.ndim, a.itemsize, a.dtype, a.ptr != 0))
+        seen.append((a.shape, a.strides, a.size, a.ndim, a.itemsize, a.dtype, a.ptr != 0,
+                     repr(a)))
 
     starpu.task_submit()(starpu.Codelet(None, ["R"], cuda=look), np.zeros((3, 5))).result()
-    assert seen == [((3, 5), (5, 1), 15, 2, 8, np.dtype(np.float64), True)]
+    assert seen == [((3, 5), (5, 1), 15, 2, 8, np.dtype(np.float64), True,
+                     "<starpu.cuda.Buffer shape=(3, 5)>")]
 
 
 def test_gpu_a_2d_kernel_adds_matrices_and_pieces_of_a_partition(gpu):
