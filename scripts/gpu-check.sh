@@ -1,6 +1,8 @@
 #!/bin/bash
 # The CUDA checks that need an NVIDIA GPU (CI has none, so they never run there): the core's
-# GPU tests, the C API test, the CUDA conformance scenarios (data written on the GPU read
+# GPU tests (multiformat data through cpu_to_cuda_cl / cuda_to_cpu_cl and the
+# STARPU_CUDA_PIPELINE queue among them), the C API test, the Python and Java CUDA faces'
+# tests (starpu.cuda, Codelet.runCUDA), the CUDA conformance scenarios (data written on the GPU read
 # on the CPU and back, partitioned data, a CPU/GPU alternating chain, eviction under a
 # small STARPU_LIMIT_CUDA_MEM, a failing kernel) and the benchmarks of bench/cuda (empty
 # CUDA task against empty CPU task; tiled Cholesky against cuSOLVER's dpotrf at n = 8192,
@@ -8,13 +10,17 @@
 #
 # usage:
 #   scripts/gpu-check.sh pack   here (cargo, a C compiler): builds into gpu-pack/ (ignored)
-#                               the library, the test binaries, the conformance driver and
-#                               the shared libraries they need. With CUDA_HOME (CUDA's
+#                               the library, the test binaries, the conformance driver,
+#                               the Python face (with pytest) and the Java jar (with its
+#                               JUnit tests and a launcher), and the shared libraries they
+#                               need. With CUDA_HOME (CUDA's
 #                               include/ and lib/, NVIDIA's pip wheels do) it also builds
 #                               the C programs; otherwise `run` builds them on the GPU
 #                               machine with its CUDA toolkit.
 #   scripts/gpu-check.sh run    on the GPU machine (one GPU, no network; python3, and cc
-#                               for the C programs when not packed): runs everything from
+#                               for the C programs when not packed; numpy for the Python
+#                               tests and java for the Java ones, each skipped with the
+#                               reason without them): runs everything from
 #                               gpu-pack/ in at most 8 minutes, prints one line per check
 #                               and "N passed, N failed", and the benchmark figures; the
 #                               whole log goes to gpu-pack/gpu-check.log (and $OUT/ when set).
@@ -65,6 +71,8 @@ for l in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "cuda":
         print(m["executable"])')
 	cp "$t" "$PACK/bin/core_cuda_tests"
+	pack_python
+	pack_java
 	with_cuda_config
 	if [ -n "${CUDA_HOME:-}" ]; then
 		build_c "$CUDA_HOME/include" "$CUDA_HOME/lib"
@@ -77,9 +85,76 @@ for l in sys.stdin:
 		xargs -r cp -L -t "$PACK/lib"
 	# Small enough to carry (the device tool takes 64 MiB with the tree).
 	rm -rf "$PACK"/install/lib/*.a "$PACK"/install/bin
-	strip --strip-debug "$PACK"/bin/* "$PACK"/lib/* "$PACK"/install/lib/*.so
+	strip --strip-debug "$PACK"/bin/* "$PACK"/lib/* "$PACK"/install/lib/*.so "$PACK"/python/starpu/*.so
 	set +e
 	echo "packed in $PACK ($(du -sh "$PACK" | cut -f1)); carry it to the GPU machine and run: scripts/gpu-check.sh run"
+}
+
+# The Python face and pytest (pure Python: the GPU machine has no network), for
+# bindings/python/tests/test_cuda.py.
+pack_python() {
+	rm -rf "$PACK/wheel" "$PACK/python"
+	python3 -m pip wheel -q --no-build-isolation --no-deps ./bindings/python -w "$PACK/wheel"
+	python3 -m pip install -q --no-deps --target "$PACK/python" "$PACK"/wheel/*.whl
+	rm -rf "$PACK/wheel"
+	python3 - "$PACK/python" <<'PY'
+import importlib, os, shutil, sys
+for name in ["pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py"]:
+    try:
+        m = importlib.import_module(name)
+    except ImportError:
+        continue
+    src = m.__file__
+    if os.path.basename(src) == "__init__.py":
+        shutil.copytree(os.path.dirname(src), os.path.join(sys.argv[1], name))
+    else:
+        shutil.copy(src, sys.argv[1])
+PY
+}
+
+# starpu-java.jar, its JUnit test classes, the JUnit platform from Maven's repository and
+# a small launcher (the GPU machine has no network and maybe no Maven).
+pack_java() {
+	(cd bindings/java && mvn -B -ntp -q package -DskipTests)
+	rm -rf "$PACK/java"
+	mkdir -p "$PACK/java/lib"
+	cp bindings/java/target/starpu-java-*.jar "$PACK/java/lib/"
+	cp -r bindings/java/target/test-classes "$PACK/java/"
+	local a
+	for a in org/junit/platform/junit-platform-launcher org/junit/platform/junit-platform-engine \
+		org/junit/platform/junit-platform-commons org/junit/jupiter/junit-jupiter-api \
+		org/junit/jupiter/junit-jupiter-engine org/opentest4j/opentest4j org/apiguardian/apiguardian-api; do
+		local v
+		v=$(ls "$HOME/.m2/repository/$a" | sort -V | tail -1)
+		cp "$HOME/.m2/repository/$a/$v/$(basename "$a")-$v.jar" "$PACK/java/lib/"
+	done
+	mkdir -p "$PACK/java/src"
+	cat >"$PACK/java/src/GpuJUnit.java" <<'JAVA'
+import java.io.PrintWriter;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+/** Runs the JUnit class named first; fails unless every test ran and passed. */
+public class GpuJUnit {
+	public static void main(String[] args) {
+		LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+				.selectors(selectClass(args[0])).build();
+		SummaryGeneratingListener listener = new SummaryGeneratingListener();
+		LauncherFactory.create().execute(request, listener);
+		TestExecutionSummary s = listener.getSummary();
+		PrintWriter out = new PrintWriter(System.out, true);
+		s.printTo(out);
+		s.printFailuresTo(out, 30);
+		long bad = s.getTotalFailureCount() + s.getTestsSkippedCount() + s.getTestsAbortedCount();
+		System.exit(bad == 0 && s.getTestsSucceededCount() > 0 ? 0 : 1);
+	}
+}
+JAVA
+	javac -cp "$PACK/java/lib/*" -d "$PACK/java" "$PACK/java/src/GpuJUnit.java"
 }
 
 PASS=0
@@ -155,8 +230,26 @@ print(":".join(d for p in dirs for d in sorted(glob.glob(p + "/nvidia/*/lib"))))
 		LD_LIBRARY_PATH=$LD_LIBRARY_PATH ldd "$PACK/bin/bench_cholesky" | grep -q "not found"; then
 		check "build the C programs (cc, CUDA at $cuda)" 120 build_c "$cuda/include" "$cuda/lib64"
 	fi
-	check "core: CUDA tests (cargo test --test cuda)" 120 "$PACK/bin/core_cuda_tests" --test-threads=1
+	local core=$PACK/bin/core_cuda_tests
+	check "core: CUDA tests (cargo test --test cuda)" 120 "$core" --test-threads=1 \
+		--skip multiformat --skip pipeline --skip queued
+	check "core: multiformat data through cpu_to_cuda_cl and cuda_to_cpu_cl" 60 "$core" multiformat
+	check "core: STARPU_CUDA_PIPELINE (0, 1, 4 queued tasks)" 60 "$core" queued
 	check "C API: tests/c/cuda_api" 60 "$PACK/bin/cuda_api"
+	if python3 -c "import numpy" 2>/dev/null; then
+		check "Python: starpu.cuda (bindings/python/tests/test_cuda.py)" 120 \
+			env PYTHONPATH="$PACK/python" STARPU_REQUIRE_GPU=1 python3 -m pytest -q \
+			-p no:cacheprovider "$ROOT/bindings/python/tests/test_cuda.py"
+	else
+		echo "SKIP  Python: starpu.cuda (no numpy on this machine)"
+	fi
+	if command -v java >/dev/null; then
+		check "Java: Codelet.runCUDA (CudaTest)" 120 env STARPU_REQUIRE_GPU=1 STARPU_WORKERS_NOBIND=1 \
+			java -cp "$PACK/java:$PACK/java/test-classes:$PACK/java/lib/*" GpuJUnit \
+			fr.labri.hpccloud.starpu.cuda.CudaTest
+	else
+		echo "SKIP  Java: Codelet.runCUDA (no java on this machine)"
+	fi
 	for s in "$ROOT"/tests/conformance/scenarios/cuda_*.scn; do
 		check "conformance (Rust driver): $(basename "$s" .scn)" 120 scenario "$s"
 	done

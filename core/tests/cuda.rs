@@ -624,3 +624,53 @@ fn gpu_multiformat_data_is_converted_for_the_gpu_and_back() {
     }
     rt.shutdown();
 }
+
+// ------------------------------------------------------------------ STARPU_CUDA_PIPELINE
+
+/// `cuda_add` declared asynchronous (`STARPU_CUDA_ASYNC`): its task may end after it
+/// returns, once its kernel is over.
+fn cuda_add_async() -> Codelet {
+    let mut cl = cuda_add();
+    cl.cuda_flags[0] = starpu_core::task::CUDA_ASYNC;
+    cl
+}
+
+#[test]
+fn gpu_asynchronous_tasks_queued_on_the_stream_end_in_order_with_their_data() {
+    if skip_without_gpu() {
+        return;
+    }
+    for pipeline in [0, 1, 4] {
+        let rt = common::start(Config {
+            ncpus: Some(1),
+            sched_policy: Some("eager".into()),
+            cuda: starpu_core::drivers::CudaOptions {
+                pipeline,
+                ..Default::default()
+            },
+            ..Config::default()
+        });
+        let (on_gpu, on_cpu) = (Arc::new(cuda_add_async()), Arc::new(cpu_scale()));
+        let v = rt.register_vector(vec![1i64; 4096]).unwrap();
+        // Ten kernels in a row on the stream, then a CPU task that needs all of them.
+        for k in 1..=10i64 {
+            rt.task(&on_gpu)
+                .buffer(&v, AccessMode::RW)
+                .arg(k)
+                .submit()
+                .unwrap();
+        }
+        rt.task(&on_cpu)
+            .buffer(&v, AccessMode::RW)
+            .arg(2i64)
+            .submit()
+            .unwrap();
+        rt.wait_for_all().unwrap();
+        assert_eq!(
+            rt.unregister_take::<Vec<i64>>(&v).unwrap(),
+            vec![2 * (1 + 55); 4096],
+            "pipeline {pipeline}"
+        );
+        rt.shutdown();
+    }
+}

@@ -50,14 +50,6 @@ impl Buffer {
     fn ptr(&self) -> u64 {
         self.ptr
     }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(format!(
-            "<starpu.cuda.Buffer shape={} ptr={:#x}>",
-            slf.as_super().get().shape(slf.py())?.repr()?,
-            slf.get().ptr
-        ))
-    }
 }
 
 /// One kernel argument, read from Python before the launch.
@@ -149,42 +141,22 @@ impl Program {
         shared_mem: u32,
     ) -> PyResult<()> {
         let (grid, block) = (dim3("grid", grid)?, dim3("block", block)?);
-        let outside = || {
-            errors::invalid(
-                py,
-                "Program.launch: only from the CUDA implementation of a codelet, while it runs",
-            )
-        };
-        let Some(serial) = device_call::with_current(DeviceKind::Cuda, |_, serial| serial) else {
-            return Err(outside());
-        };
-        let kargs = args
-            .iter()
-            .enumerate()
-            .map(|(pos, a)| kernel_arg(&a, pos, serial))
-            .collect::<PyResult<Vec<_>>>()?;
         let module = &self.core;
-        // Compiling (the first time) takes a while: without the GIL, which the other
-        // workers' Python tasks need. The closure runs on this thread.
-        py.detach(|| {
-            device_call::with_current(DeviceKind::Cuda, |call, _| {
-                let cuda = call.cuda()?;
-                let mut l = cuda.launch(module, kernel)?;
-                for a in &kargs {
-                    match a {
-                        KernelArg::Ptr(p) => l.arg_buffer(&DeviceBuffer {
-                            ptr: *p,
-                            bytes: 0,
-                            elemsize: 1,
-                        }),
-                        KernelArg::Bytes(b) => l.arg_bytes(b),
-                    };
-                }
-                l.run(grid, block, shared_mem)
-            })
+        device_call::launch(py, DeviceKind::Cuda, args, kernel_arg, |call, args| {
+            let cuda = call.cuda()?;
+            let mut l = cuda.launch(module, kernel)?;
+            for a in args {
+                match a {
+                    KernelArg::Ptr(p) => l.arg_buffer(&DeviceBuffer {
+                        ptr: *p,
+                        bytes: 0,
+                        elemsize: 1,
+                    }),
+                    KernelArg::Bytes(b) => l.arg_bytes(b),
+                };
+            }
+            l.run(grid, block, shared_mem)
         })
-        .ok_or_else(outside)?
-        .py(py)
     }
 
     fn __repr__(&self) -> String {

@@ -9,7 +9,7 @@
 //! buffer). Scalars are passed typed (numpy scalars, or raw bytes), so that a Python `int`
 //! never silently becomes a kernel's `float`.
 
-use crate::errors;
+use crate::errors::{self, IntoPy};
 use crate::handle::HandleState;
 use crate::views::ArrayKind;
 use pyo3::exceptions::PyTypeError;
@@ -142,7 +142,7 @@ impl DeviceData {
 
     /// The data's shape, as the numpy array's.
     #[getter]
-    pub(crate) fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.shape)
     }
 
@@ -168,6 +168,54 @@ impl DeviceData {
     fn itemsize(&self) -> usize {
         self.itemsize
     }
+
+    /// `<starpu.cuda.Buffer shape=(3, 5)>` (the device's class).
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let t = slf.get_type();
+        Ok(format!(
+            "<{}.{} shape={}>",
+            t.module()?,
+            t.qualname()?,
+            slf.get().shape(slf.py())?.repr()?
+        ))
+    }
+}
+
+/// Launches a kernel from Python: reads `args` with `arg` (each checked against the `kind`
+/// call running on this thread), then runs `launch` on that call without the GIL (a first
+/// compilation takes a while, and the other workers' Python tasks need the GIL). Outside
+/// such a call, an error says `Program.launch` belongs in the `kind` implementation.
+pub(crate) fn launch<A: Send + Sync>(
+    py: Python<'_>,
+    kind: DeviceKind,
+    args: &Bound<'_, PyTuple>,
+    arg: impl Fn(&Bound<'_, PyAny>, usize, u64) -> PyResult<A>,
+    launch: impl FnOnce(&KernelCall, &[A]) -> starpu_core::Result<()> + Send,
+) -> PyResult<()> {
+    let outside = || {
+        let device = match kind {
+            DeviceKind::OpenCl => "OpenCL",
+            DeviceKind::Cuda => "CUDA",
+        };
+        errors::invalid(
+            py,
+            format!(
+                "Program.launch: only from the {device} implementation of a codelet, while it runs"
+            ),
+        )
+    };
+    let Some(serial) = with_current(kind, |_, serial| serial) else {
+        return Err(outside());
+    };
+    let args = args
+        .iter()
+        .enumerate()
+        .map(|(pos, a)| arg(&a, pos, serial))
+        .collect::<PyResult<Vec<_>>>()?;
+    // The closure runs on this thread, in the call.
+    py.detach(|| with_current(kind, |call, _| launch(call, &args)))
+        .ok_or_else(outside)?
+        .py(py)
 }
 
 /// A scalar kernel argument's bytes: raw `bytes`, or a numpy scalar (typed as the

@@ -8,7 +8,7 @@
 //! geometry, typed scalars) is in `device_call`.
 
 use crate::device_call::{self, DeviceData, DeviceKind};
-use crate::errors::{self, IntoPy};
+use crate::errors::IntoPy;
 use crate::handle::HandleState;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -64,14 +64,6 @@ impl Buffer {
     #[getter]
     fn mem(&self) -> usize {
         self.mem
-    }
-
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(format!(
-            "<starpu.opencl.Buffer shape={} first={}>",
-            slf.as_super().get().shape(slf.py())?.repr()?,
-            slf.get().first
-        ))
     }
 }
 
@@ -155,44 +147,24 @@ impl Program {
         let local = local_size
             .map(|l| device_call::sizes("local_size", l))
             .transpose()?;
-        let outside = || {
-            errors::invalid(
-                py,
-                "Program.launch: only from the OpenCL implementation of a codelet, while it runs",
-            )
-        };
-        let Some(serial) = device_call::with_current(DeviceKind::OpenCl, |_, serial| serial) else {
-            return Err(outside());
-        };
-        let kargs = args
-            .iter()
-            .enumerate()
-            .map(|(pos, a)| kernel_arg(&a, pos, serial))
-            .collect::<PyResult<Vec<_>>>()?;
         let program = &self.core;
-        // Building (the first time) and running take a while: without the GIL, which the
-        // other workers' Python tasks need. The closure runs on this thread.
-        py.detach(|| {
-            device_call::with_current(DeviceKind::OpenCl, |call, _| {
-                let cl = call.opencl()?;
-                let mut k = cl.kernel(program, kernel)?;
-                for a in &kargs {
-                    match a {
-                        KernelArg::Mem(m) => k.arg_buffer(&DeviceBuffer {
-                            mem: *m as *mut std::ffi::c_void,
-                            offset: 0,
-                            bytes: 0,
-                            elemsize: 1,
-                        })?,
-                        KernelArg::Bytes(b) => k.arg_bytes(b)?,
-                        KernelArg::Local(n) => k.arg_local(*n)?,
-                    };
-                }
-                k.launch(&global, local.as_deref())
-            })
+        device_call::launch(py, DeviceKind::OpenCl, args, kernel_arg, |call, args| {
+            let cl = call.opencl()?;
+            let mut k = cl.kernel(program, kernel)?;
+            for a in args {
+                match a {
+                    KernelArg::Mem(m) => k.arg_buffer(&DeviceBuffer {
+                        mem: *m as *mut std::ffi::c_void,
+                        offset: 0,
+                        bytes: 0,
+                        elemsize: 1,
+                    })?,
+                    KernelArg::Bytes(b) => k.arg_bytes(b)?,
+                    KernelArg::Local(n) => k.arg_local(*n)?,
+                };
+            }
+            k.launch(&global, local.as_deref())
         })
-        .ok_or_else(outside)?
-        .py(py)
     }
 
     fn __repr__(&self) -> String {

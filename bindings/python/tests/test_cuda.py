@@ -1,7 +1,10 @@
 """CUDA implementations of Python codelets (starpu.cuda). Without an NVIDIA GPU and its
 driver (CI), the tests of the answers there run: no CUDA worker, CUDA-only tasks refused
 with NoDeviceError, nothing lost, launches outside a CUDA implementation refused. The GPU
-tests are skipped there, saying why; scripts/gpu-check.sh runs them on a GPU machine."""
+tests are skipped there, saying why; scripts/gpu-check.sh runs them on a GPU machine
+(with STARPU_REQUIRE_GPU=1: there, no CUDA worker fails them instead)."""
+
+import os
 
 import numpy as np
 import pytest
@@ -46,19 +49,13 @@ def scale_cpu(v, k):
 
 
 @pytest.fixture
-def rt():
-    starpu.init(ncpus=1, silent=True)
-    yield
-    while starpu.is_initialized():
-        starpu.shutdown()
-
-
-@pytest.fixture
 def gpu(rt):
-    """A runtime with one CPU worker and the CUDA GPUs; skips without one."""
+    """A runtime (conftest's) with the CUDA GPUs; skips without one."""
     if starpu.cuda.worker_get_count() == 0:
-        pytest.skip("no CUDA worker (no NVIDIA GPU or driver): scripts/gpu-check.sh runs "
-                    "these tests on a GPU machine")
+        why = "no CUDA worker (no NVIDIA GPU or driver)"
+        if os.environ.get("STARPU_REQUIRE_GPU"):
+            pytest.fail(why)
+        pytest.skip(why + ": scripts/gpu-check.sh runs these tests on a GPU machine")
 
 
 def test_a_codelet_keeps_its_cuda_function():
@@ -144,10 +141,12 @@ def test_gpu_buffers_describe_the_data(gpu):
     seen = []
 
     def look(a):
-        seen.append((a.shape, a.strides, a.size, a.ndim, a.itemsize, a.dtype, a.ptr != 0))
+        seen.append((a.shape, a.strides, a.size, a.ndim, a.itemsize, a.dtype, a.ptr != 0,
+                     repr(a)))
 
     starpu.task_submit()(starpu.Codelet(None, ["R"], cuda=look), np.zeros((3, 5))).result()
-    assert seen == [((3, 5), (5, 1), 15, 2, 8, np.dtype(np.float64), True)]
+    assert seen == [((3, 5), (5, 1), 15, 2, 8, np.dtype(np.float64), True,
+                     "<starpu.cuda.Buffer shape=(3, 5)>")]
 
 
 def test_gpu_a_2d_kernel_adds_matrices_and_pieces_of_a_partition(gpu):

@@ -27,20 +27,63 @@ pub(crate) fn execute(rt: &Runtime, worker_id: usize, task: TaskRef) {
     rt.with_task_policy(&task, |p| p.task_starting(worker_id, &task));
     let node = rt.workers[worker_id].node;
     let started = rt.task_starts(&task, worker_id);
-    let measured = match run_kernel(rt, worker_id, node, &task, spec) {
-        Ok(times) => times.map(|t| t.micros()),
+    let measured = match run_kernel(rt, worker_id, node, &task, spec, started) {
+        Ok(Ran::Over(times)) => times.map(|t| t.micros()),
+        // Its kernels are still running on the CUDA worker's stream: it ends in `end_queued`.
+        Ok(Ran::Queued) => return,
         Err(e) => {
             fail(rt, &task, e);
             None
         }
     };
-    rt.task_ran(&task, worker_id, started);
-    rt.with_task_policy(&task, |p| p.task_done(worker_id, &task, measured));
+    end_run(rt, worker_id, &task, started, measured);
+}
+
+/// What became of a task's kernel.
+enum Ran {
+    /// It is over (timed when the codelet has a model).
+    Over(Option<TaskTimes>),
+    /// Queued on a CUDA worker's stream, data still held (`STARPU_CUDA_PIPELINE`).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+    Queued,
+}
+
+/// Ends the tasks CUDA worker `worker_id` (the calling thread) queued on its stream that
+/// `drain` asks for: their data is released, and a kernel's error fails its task.
+#[cfg(feature = "cuda")]
+pub(crate) fn end_queued(
+    rt: &Runtime,
+    worker_id: usize,
+    drain: crate::drivers::cuda::pipeline::Drain,
+) {
+    let node = rt.workers[worker_id].node;
+    for ((task, started), r) in crate::drivers::cuda::take_ended(drain) {
+        let spec = task.spec().expect("queued tasks were submitted");
+        for a in spec.accesses.iter() {
+            a.handle.end_access(worker_id, node, a.mode);
+        }
+        if let Err(e) = r {
+            fail(rt, &task, e);
+        }
+        end_run(rt, worker_id, &task, started, None);
+    }
+}
+
+/// The end of a task's run on `worker_id`: profiling, the policy, then its completion.
+fn end_run(
+    rt: &Runtime,
+    worker_id: usize,
+    task: &TaskRef,
+    started: Option<u64>,
+    measured: Option<f64>,
+) {
+    rt.task_ran(task, worker_id, started);
+    rt.with_task_policy(task, |p| p.task_done(worker_id, task, measured));
     rt.workers[worker_id]
         .executed
         .fetch_add(1, Ordering::Relaxed);
     let mut ready = ReadyList::new();
-    complete(rt, &task, &mut ready);
+    complete(rt, task, &mut ready);
     rt.schedule(ready);
 }
 
@@ -50,7 +93,8 @@ fn run_kernel(
     node: usize,
     task: &TaskRef,
     spec: &TaskSpec,
-) -> Result<Option<TaskTimes>> {
+    started: Option<u64>,
+) -> Result<Ran> {
     let mut buffers: SmallVec<[*mut c_void; 8]> = SmallVec::with_capacity(spec.accesses.len());
     // Multiformat data in the other format is converted first (on this worker).
     crate::task::multiformat::prepare(worker_id, node, spec)?;
@@ -112,6 +156,8 @@ fn run_kernel(
                 }
             };
             task.set_sched_impl(nimpl);
+            let queue = may_queue(kind, cl, nimpl, team.is_some());
+            let _ = started; // (read where the task is queued: builds with CUDA)
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl)
                 .on_device(node != crate::memory::MAIN_RAM);
             let run = || match &team {
@@ -120,7 +166,11 @@ fn run_kernel(
                     Some(task.clone() as worker::CurrentTask),
                     || {
                         let r = (cl.funcs(kind)[nimpl])(&call);
-                        // Kernels an OpenCL implementation queued (asynchronously or not) are
+                        if queue && r.is_ok() {
+                            // Its kernels end the task later (`end_queued`).
+                            return r;
+                        }
+                        // Kernels a device implementation queued (asynchronously or not) are
                         // part of the task.
                         match rt.finish_device_kernels(worker_id) {
                             Err(e) if r.is_ok() => Err(e.into()),
@@ -142,6 +192,20 @@ fn run_kernel(
                 None => (run(), None),
             };
             match r {
+                #[cfg(feature = "cuda")]
+                Ok(Ok(())) if queue => {
+                    return match crate::drivers::cuda::queue((task.clone(), started)) {
+                        Ok(()) => Ok(Ran::Queued),
+                        Err(e) => {
+                            // Not queued: the stream is waited for here.
+                            let r = rt.finish_device_kernels(worker_id).and(Err(e));
+                            for a in spec.accesses.iter() {
+                                a.handle.end_access(worker_id, node, a.mode);
+                            }
+                            r
+                        }
+                    };
+                }
                 Ok(Ok(())) => {
                     if let (Some(model), Some(t)) = (&cl.model, &times) {
                         let arch = match &team {
@@ -150,13 +214,13 @@ fn run_kernel(
                         };
                         crate::perfmodel::record(model, spec, &arch, nimpl, t.micros());
                     }
-                    Ok(times)
+                    Ok(Ran::Over(times))
                 }
                 Ok(Err(e)) => Err(e.into_error()),
                 Err(e) => Err(e),
             }
         }
-        _ => Ok(None),
+        _ => Ok(Ran::Over(None)),
     };
     if team.is_some() {
         rt.parallel.team_done();
@@ -165,4 +229,32 @@ fn run_kernel(
         a.handle.end_access(worker_id, node, a.mode);
     }
     result
+}
+
+/// Whether the kernel of implementation `nimpl` of `cl` on a worker of `kind` may end
+/// after it returns (`STARPU_CUDA_PIPELINE`): an asynchronous CUDA implementation
+/// (`STARPU_CUDA_ASYNC`) of a sequential task, on a worker whose pipeline is on. Tasks
+/// with a performance model wait for their kernels: their time is measured around them.
+fn may_queue(
+    kind: worker::WorkerKind,
+    cl: &crate::task::Codelet,
+    nimpl: usize,
+    team: bool,
+) -> bool {
+    #[cfg(feature = "cuda")]
+    {
+        kind == worker::WorkerKind::Cuda
+            && !team
+            && cl.model.is_none()
+            && cl
+                .cuda_flags
+                .get(nimpl)
+                .is_some_and(|f| f & crate::task::CUDA_ASYNC != 0)
+            && crate::drivers::cuda::may_queue()
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = (kind, cl, nimpl, team);
+        false
+    }
 }

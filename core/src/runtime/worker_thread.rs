@@ -28,7 +28,8 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
     #[cfg(feature = "cuda")]
     if me.kind == worker::WorkerKind::Cuda {
         if let Some(d) = rt.devices.cuda.get(me.devid) {
-            if let Err(e) = crate::drivers::cuda::set_current(me.devid, d.clone()) {
+            let pipeline = rt.config.cuda.pipeline;
+            if let Err(e) = crate::drivers::cuda::set_current(me.devid, d.clone(), pipeline) {
                 rt.warn(&format!("worker {id}: {e}"));
             }
         }
@@ -39,6 +40,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             crate::drivers::opencl::set_current(me.devid, d.clone());
         }
     }
+    // A CUDA worker that may queue tasks on its stream (`STARPU_CUDA_PIPELINE`).
+    #[cfg(feature = "cuda")]
+    let queues = me.kind == worker::WorkerKind::Cuda && rt.config.cuda.pipeline > 0;
     // Data requests of the worker's node progress between tasks (only with devices).
     let requests = rt.memory.has_devices().then(|| &rt.memory.nodes()[me.node]);
     loop {
@@ -51,11 +55,22 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
             rt.parallel.run_part(id);
             continue;
         }
+        // A CUDA worker ends the tasks it queued on its stream that are over, and makes
+        // room for one more (`STARPU_CUDA_PIPELINE`).
+        #[cfg(feature = "cuda")]
+        if queues {
+            super::execute::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::MakeRoom);
+        }
         if let Some(t) = rt.pop_for(id) {
             rebind_if_asked(rt, id);
             super::execute::execute(rt, id, t);
             rt.graveyard.dig(4);
             continue;
+        }
+        // Nothing to do: every task it queued ends before it idles.
+        #[cfg(feature = "cuda")]
+        if queues {
+            super::execute::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::All);
         }
         if rt.is_stopping() {
             break;

@@ -98,8 +98,9 @@ pub const OPENCL_ASYNC: u8 = 1;
 pub type CudaKernel = CpuKernel;
 
 /// `cuda_flags`: the implementation returns before its kernels are done
-/// (`STARPU_CUDA_ASYNC`). Accepted; the worker still waits for its stream after each task
-/// (no pipeline of several tasks per worker yet).
+/// (`STARPU_CUDA_ASYNC`): with `STARPU_CUDA_PIPELINE` above 0 (2 by default), the worker
+/// takes its next task while they run, and the task ends once they are over (tasks with a
+/// performance model still wait for their kernels, to be timed).
 pub const CUDA_ASYNC: u8 = 1;
 
 /// `can_execute(worker, task, nimpl)`: may this worker run this implementation of this task?

@@ -17,7 +17,6 @@ use jni::sys::{jboolean, jint, jlong};
 use starpu_core::drivers::cuda::Module;
 use starpu_core::task::KernelResult;
 use starpu_core::{Error, KernelCall};
-use std::sync::Arc;
 
 /// The call a `CudaCall` names, if this thread is running it.
 fn running<'a>(address: jlong) -> Result<&'a KernelCall<'a>, Error> {
@@ -35,19 +34,6 @@ pub(crate) fn java_cuda_kernel(call: &KernelCall) -> KernelResult {
     })
 }
 
-/// A module Java owns (`cuda.Program`): the core's, shared with the launches using it.
-type JavaModule = Arc<Module>;
-
-/// The module of a live `cuda.Program` object.
-///
-/// # Safety
-/// `p` was returned by `cudaProgramCreate` and not freed (the Java object keeps it alive).
-unsafe fn module_at<'a>(p: jlong) -> Result<&'a JavaModule, Error> {
-    (p as *const JavaModule)
-        .as_ref()
-        .ok_or_else(|| Error::invalid("no CUDA program"))
-}
-
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_cudaProgramCreate(env,
     text: JString<'local>, options: JString<'local>, ptx: jboolean) -> jlong {
     let (Some(text), options) = (string(env, &text)?, string(env, &options)?) else {
@@ -59,14 +45,12 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_cudaProgramCreate(env,
         let options = options.unwrap_or_default();
         Module::from_source(text).with_options(options.split_whitespace())
     };
-    Ok(Box::into_raw(Box::new(Arc::new(module))) as jlong)
+    Ok(device_call::own_program(module))
 });
 
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_cudaProgramFree(_env, p: jlong) -> () {
-    if p != 0 {
-        // SAFETY: made by cudaProgramCreate; the Java object's cleaner frees it once.
-        drop(unsafe { Box::from_raw(p as *mut JavaModule) });
-    }
+    // SAFETY: made by cudaProgramCreate; the Java object's cleaner frees it once.
+    unsafe { device_call::free_program::<Module>(p) };
     Ok(())
 });
 
@@ -139,7 +123,7 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_cudaLaunch(env,
     shared: jint) -> () {
     let c = check(env, running(call))?;
     // SAFETY: a live module of a cuda.Program object (an argument of the Java caller).
-    let m = check(env, unsafe { module_at(program) })?.clone();
+    let m = check(env, unsafe { device_call::program_at::<Module>(program, "CUDA") })?;
     let Some(name) = string(env, &name)? else {
         return fail(env, &Error::invalid("a kernel needs a name"));
     };

@@ -16,6 +16,7 @@ use jni::sys::{self, jclass, jlong, jmethodID};
 use starpu_core::task::{KernelError, KernelResult};
 use starpu_core::{Error, KernelCall};
 use std::cell::Cell;
+use std::sync::Arc;
 
 thread_local! {
     /// The address of the `KernelCall` whose Java device implementation this thread runs.
@@ -109,6 +110,35 @@ pub(crate) fn run_java(
         }
     }
     Ok(())
+}
+
+/// A program of the core's (`T`: an OpenCL `Program`, a CUDA `Module`) that a Java object
+/// owns, as the `long` it keeps: freed by `free_program` when the object is collected.
+pub(crate) fn own_program<T>(program: T) -> jlong {
+    Box::into_raw(Box::new(Arc::new(program))) as jlong
+}
+
+/// The program a Java object owns (a new reference, for a launch).
+///
+/// # Safety
+/// `p` is 0 or was returned by `own_program::<T>` and not freed (the Java object keeps it
+/// alive during the call).
+pub(crate) unsafe fn program_at<T>(p: jlong, what: &str) -> Result<Arc<T>, Error> {
+    (p as *const Arc<T>)
+        .as_ref()
+        .cloned()
+        .ok_or_else(|| Error::invalid(format!("no {what} program")))
+}
+
+/// Frees what `own_program::<T>` gave.
+///
+/// # Safety
+/// `p` is 0 or was returned by `own_program::<T>`, and is freed once (by the Java object's
+/// cleaner).
+pub(crate) unsafe fn free_program<T>(p: jlong) {
+    if p != 0 {
+        drop(Box::from_raw(p as *mut Arc<T>));
+    }
 }
 
 /// Buffer `i` of `call` for Java: `BUFFER_*` entries, in elements (`first`: where the

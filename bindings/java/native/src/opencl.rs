@@ -14,7 +14,6 @@ use jni::sys::{jint, jlong};
 use starpu_core::drivers::opencl::{program::read_source, Program};
 use starpu_core::task::KernelResult;
 use starpu_core::{Error, KernelCall};
-use std::sync::Arc;
 
 /// The call an `OpenCLCall` names, if this thread is running it.
 fn running<'a>(address: jlong) -> Result<&'a KernelCall<'a>, Error> {
@@ -32,19 +31,6 @@ pub(crate) fn java_opencl_kernel(call: &KernelCall) -> KernelResult {
     })
 }
 
-/// A program Java owns (`opencl.Program`): the core's, shared with the kernels being built.
-type JavaProgram = Arc<Program>;
-
-/// The program of a live `opencl.Program` object.
-///
-/// # Safety
-/// `p` was returned by `programCreate` and not freed (the Java object keeps it alive).
-unsafe fn program_at<'a>(p: jlong) -> Result<&'a JavaProgram, Error> {
-    (p as *const JavaProgram)
-        .as_ref()
-        .ok_or_else(|| Error::invalid("no OpenCL program"))
-}
-
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_programCreate(env,
     text: JString<'local>, options: JString<'local>, file: jni::sys::jboolean) -> jlong {
     let (Some(text), options) = (string(env, &text)?, string(env, &options)?) else {
@@ -58,15 +44,12 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_programCreate(env,
     } else {
         (text, options)
     };
-    let p: JavaProgram = Arc::new(Program::from_source(source).with_options(options));
-    Ok(Box::into_raw(Box::new(p)) as jlong)
+    Ok(device_call::own_program(Program::from_source(source).with_options(options)))
 });
 
 native!(Java_fr_labri_hpccloud_starpu_internal_Native_programFree(_env, p: jlong) -> () {
-    if p != 0 {
-        // SAFETY: made by programCreate; the Java object's cleaner frees it once.
-        drop(unsafe { Box::from_raw(p as *mut JavaProgram) });
-    }
+    // SAFETY: made by programCreate; the Java object's cleaner frees it once.
+    unsafe { device_call::free_program::<Program>(p) };
     Ok(())
 });
 
@@ -127,7 +110,7 @@ native!(Java_fr_labri_hpccloud_starpu_internal_Native_openclLaunch(env,
     values: JLongArray<'local>, global: JLongArray<'local>, local: JLongArray<'local>) -> () {
     let c = check(env, running(call))?;
     // SAFETY: a live program of an opencl.Program object (an argument of the Java caller).
-    let p = check(env, unsafe { program_at(program) })?.clone();
+    let p = check(env, unsafe { device_call::program_at::<Program>(program, "OpenCL") })?;
     let Some(name) = string(env, &name)? else {
         return fail(env, &Error::invalid("a kernel needs a name"));
     };

@@ -25,6 +25,7 @@ import inspect as _inspect
 from . import _core
 from ._core import (
     Codelet,
+    DeviceData,
     StarPUError,
     Future,
     Handle,
@@ -184,6 +185,7 @@ from . import starpupy  # noqa: E402  (StarPU's name for the extension module)
 
 __all__ = [
     "Codelet",
+    "DeviceData",
     "Future",
     "Handle",
     "HandleNumpy",

@@ -2,22 +2,12 @@
 
 from typing import Any, Optional, Sequence, Union
 
-class Buffer:
+from . import DeviceData
+
+class Buffer(DeviceData):
     """A task's data on the GPU, as a CUDA implementation receives it."""
     @property
     def ptr(self) -> int: ...
-    @property
-    def size(self) -> int: ...
-    @property
-    def shape(self) -> tuple[int, ...]: ...
-    @property
-    def strides(self) -> tuple[int, ...]: ...
-    @property
-    def ndim(self) -> int: ...
-    @property
-    def dtype(self) -> Any: ...
-    @property
-    def itemsize(self) -> int: ...
 
 Dim3 = Union[int, Sequence[int]]
 

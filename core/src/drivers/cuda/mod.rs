@@ -2,7 +2,8 @@
 //! workers, each with its own stream, that run codelets' CUDA implementations; modules of
 //! PTX or CUDA C source compiled by NVRTC (`module.rs`); the kernel-side API of Rust
 //! codelets (`kernel.rs`); cuBLAS and cuSOLVER handles per worker (`libs.rs`); pinned host
-//! memory (`pinned.rs`).
+//! memory (`pinned.rs`); the tasks queued on a worker's stream (`pipeline.rs`,
+//! `STARPU_CUDA_PIPELINE`).
 //!
 //! Everything is loaded at run time through cudarc (`libcuda.so.1`, NVRTC, cuBLAS,
 //! cuSOLVER): without a driver, or with `STARPU_NCUDA=0`, a runtime has no CUDA worker and
@@ -23,6 +24,7 @@ pub mod libs;
 mod module;
 mod node;
 pub mod pinned;
+pub(crate) mod pipeline;
 pub mod raw;
 
 pub use device::{all, driver_present, Device};
@@ -33,6 +35,7 @@ pub use module::Module;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use cudarc::driver::sys::{self, CUstream};
+use pipeline::{Completion, Drain, Pipeline};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -71,6 +74,58 @@ pub struct WorkerContext {
     /// The worker's stream (`starpu_cuda_get_local_stream`).
     pub(crate) stream: CUstream,
     pub(crate) libs: libs::Handles,
+    /// The tasks queued on the stream (`STARPU_CUDA_PIPELINE`).
+    queued: RefCell<Pipeline<Queued, StreamEvent>>,
+}
+
+/// A task queued on a worker's stream: the task, and when it started (profiling).
+pub(crate) type Queued = (crate::task::TaskRef, Option<u64>);
+
+/// An event recorded on a worker's stream after a task's kernels.
+pub(crate) struct StreamEvent(sys::CUevent);
+
+impl StreamEvent {
+    /// A new event, recorded now on `stream` (of the current context).
+    fn record(stream: CUstream) -> Result<StreamEvent> {
+        let mut e: sys::CUevent = std::ptr::null_mut();
+        let flags = sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
+        // SAFETY: a context is current on a worker thread.
+        error::check(
+            unsafe { sys::cuEventCreate(&mut e, flags) },
+            "cuEventCreate",
+        )?;
+        let event = StreamEvent(e);
+        // SAFETY: the worker's stream and a new event of the same context.
+        error::check(
+            unsafe { sys::cuEventRecord(event.0, stream) },
+            "cuEventRecord",
+        )?;
+        Ok(event)
+    }
+}
+
+impl Completion for StreamEvent {
+    fn is_over(&self) -> bool {
+        // SAFETY: an event this worker recorded; anything but "not ready" is over.
+        unsafe { sys::cuEventQuery(self.0) != sys::CUresult::CUDA_ERROR_NOT_READY }
+    }
+
+    fn wait(&self) -> Result<()> {
+        // SAFETY: as above.
+        error::check(
+            unsafe { sys::cuEventSynchronize(self.0) },
+            "the CUDA kernel",
+        )
+    }
+}
+
+impl Drop for StreamEvent {
+    fn drop(&mut self) {
+        // SAFETY: created once by `record`, destroyed once.
+        unsafe {
+            let _ = sys::cuEventDestroy_v2(self.0);
+        }
+    }
 }
 
 impl WorkerContext {
@@ -98,8 +153,8 @@ thread_local! {
 }
 
 /// Makes this thread a worker of device `devid`: binds its context and creates the
-/// worker's stream.
-pub(crate) fn set_current(devid: usize, device: Arc<Device>) -> Result<()> {
+/// worker's stream, on which up to `pipeline` asynchronous tasks may be queued.
+pub(crate) fn set_current(devid: usize, device: Arc<Device>, pipeline: usize) -> Result<()> {
     device.bind()?;
     let stream = device::new_stream()?;
     let ctx = WorkerContext {
@@ -107,6 +162,7 @@ pub(crate) fn set_current(devid: usize, device: Arc<Device>) -> Result<()> {
         device,
         stream,
         libs: libs::Handles::default(),
+        queued: RefCell::new(Pipeline::new(pipeline)),
     };
     CURRENT.with(|c| *c.borrow_mut() = Some(Rc::new(ctx)));
     Ok(())
@@ -132,6 +188,30 @@ pub(crate) fn finish_current() -> Result<()> {
             sys::cuStreamSynchronize(std::ptr::null_mut()),
             "the CUDA kernel (default stream)",
         )
+    }
+}
+
+/// Whether the CUDA worker on this thread may queue a task on its stream
+/// (`STARPU_CUDA_PIPELINE` above 0).
+pub(crate) fn may_queue() -> bool {
+    current().is_some_and(|w| w.queued.borrow().enabled())
+}
+
+/// Queues `task`, whose kernels the worker's stream holds, to end once they are over. The
+/// caller made room (`take_ended(Drain::MakeRoom)` before taking the task).
+pub(crate) fn queue(task: Queued) -> Result<()> {
+    let w = current().ok_or_else(|| not_a_worker("queuing a task"))?;
+    let event = StreamEvent::record(w.stream)?;
+    w.queued.borrow_mut().push(task, event);
+    Ok(())
+}
+
+/// The queued tasks of this thread's CUDA worker to end now (see `Drain`), in order, each
+/// with its kernels' outcome. Nothing on other threads.
+pub(crate) fn take_ended(drain: Drain) -> Vec<(Queued, Result<()>)> {
+    match current() {
+        Some(w) if !w.queued.borrow().is_empty() => w.queued.borrow_mut().take(drain),
+        _ => Vec::new(),
     }
 }
 

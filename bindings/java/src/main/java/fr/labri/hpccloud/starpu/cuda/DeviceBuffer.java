@@ -9,10 +9,7 @@ import fr.labri.hpccloud.starpu.internal.DeviceArray;
  * {@link #getNy} rows of {@link #getNx} elements, {@link #getLd} apart.
  */
 public final class DeviceBuffer extends DeviceArray {
-	final CudaCall call;
-
 	DeviceBuffer(CudaCall call, int index, long[] shape) {
-		super(index, shape);
-		this.call = call;
+		super(call, index, shape);
 	}
 }

@@ -15,13 +15,8 @@ import fr.labri.hpccloud.starpu.internal.Native;
  * error while the kernel runs fails the task.
  */
 public final class Kernel extends KernelArguments<Kernel> {
-	private final CudaCall call;
-	private final Program program;
-
 	Kernel(CudaCall call, Program program, String name) {
-		super(name);
-		this.call = call;
-		this.program = program;
+		super(call, program, name);
 	}
 
 	@Override
@@ -31,10 +26,7 @@ public final class Kernel extends KernelArguments<Kernel> {
 
 	/** The next argument: the device address of a buffer of this kernel's task. */
 	public Kernel arg(DeviceBuffer buffer) {
-		if (buffer.call != call) {
-			throw new IllegalArgumentException("kernel " + name + ": the buffer belongs to another task's call");
-		}
-		return add(Native.ARG_BUFFER, buffer.getIndex());
+		return addBuffer(buffer);
 	}
 
 	/** Queues the kernel over {@code blocks} blocks of {@code threads} threads (one dimension). */
@@ -50,7 +42,6 @@ public final class Kernel extends KernelArguments<Kernel> {
 		if (grid == null || block == null) {
 			throw new NullPointerException("kernel " + name + ": no grid or block size");
 		}
-		Native.cudaLaunch(call.pointer(), program.pointer(), name, kinds(), values(), grid, block, sharedMem);
-		program.keepAlive();
+		launchWith((call, program) -> Native.cudaLaunch(call, program, name, kinds(), values(), grid, block, sharedMem));
 	}
 }

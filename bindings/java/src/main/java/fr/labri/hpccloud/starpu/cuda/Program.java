@@ -1,7 +1,7 @@
 package fr.labri.hpccloud.starpu.cuda;
 
 import fr.labri.hpccloud.starpu.internal.Native;
-import fr.labri.hpccloud.starpu.internal.NativeObject;
+import fr.labri.hpccloud.starpu.internal.NativeProgram;
 
 import java.util.Objects;
 
@@ -15,9 +15,7 @@ import java.util.Objects;
  *
  * @see fr.labri.hpccloud.starpu.Codelet#runCUDA
  */
-public final class Program {
-	private final NativeObject program;
-
+public final class Program extends NativeProgram {
 	/** A program made of CUDA C {@code source}, compiled without options. */
 	public Program(String source) {
 		this(source, "");
@@ -29,21 +27,11 @@ public final class Program {
 	}
 
 	private Program(String text, String options, boolean ptx) {
-		String o = options == null ? "" : options;
-		program = NativeObject.own(Native.cudaProgramCreate(text, o, ptx), Native::cudaProgramFree);
+		super(Native.cudaProgramCreate(text, options == null ? "" : options, ptx), Native::cudaProgramFree);
 	}
 
 	/** A program of PTX text (what {@code nvcc --ptx} writes). */
 	public static Program fromPtx(String ptx) {
 		return new Program(Objects.requireNonNull(ptx, "ptx"), "", true);
-	}
-
-	long pointer() {
-		return program.pointer();
-	}
-
-	/** Keeps the native program alive up to here (see {@link NativeObject#keepAlive}). */
-	void keepAlive() {
-		program.keepAlive();
 	}
 }

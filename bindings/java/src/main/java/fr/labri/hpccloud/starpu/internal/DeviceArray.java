@@ -6,11 +6,14 @@ package fr.labri.hpccloud.starpu.internal;
  * row, a variable one element; StarPU's {@code nx}, {@code ny}, {@code ld}).
  */
 public abstract class DeviceArray {
+	/** The call whose task the buffer belongs to. */
+	final DeviceCall call;
 	private final int index;
 	private final int nx, ny, ld, elemSize;
 
 	/** From {@code shape}, the {@code Native.BUFFER_*} entries the native library gave. */
-	protected DeviceArray(int index, long[] shape) {
+	protected DeviceArray(DeviceCall call, int index, long[] shape) {
+		this.call = call;
 		this.index = index;
 		this.nx = (int) shape[Native.BUFFER_NX];
 		this.ny = (int) shape[Native.BUFFER_NY];

@@ -10,14 +10,39 @@ import java.util.Arrays;
  * memory). What the OpenCL and CUDA kernels share; {@code K} is the kernel class itself.
  */
 public abstract class KernelArguments<K extends KernelArguments<K>> {
+	private final DeviceCall call;
+	/** The program the kernel belongs to. */
+	protected final NativeProgram program;
 	/** For messages: the kernel's name. */
 	protected final String name;
 	private int[] kinds = new int[8];
 	private long[] values = new long[8];
 	private int count;
 
-	protected KernelArguments(String name) {
+	protected KernelArguments(DeviceCall call, NativeProgram program, String name) {
+		this.call = call;
+		this.program = program;
 		this.name = name;
+	}
+
+	/** The next argument: a buffer of this kernel's task (by its index). */
+	protected final K addBuffer(DeviceArray buffer) {
+		if (buffer.call != call) {
+			throw new IllegalArgumentException("kernel " + name + ": the buffer belongs to another task's call");
+		}
+		return add(Native.ARG_BUFFER, buffer.getIndex());
+	}
+
+	/** Launches the kernel with {@code launch}, given the call's and the program's addresses. */
+	protected final void launchWith(LongBiConsumer launch) {
+		launch.accept(call.pointer(), program.pointer());
+		program.keepAlive();
+	}
+
+	/** A native launch: {@code (call, program)}. */
+	@FunctionalInterface
+	protected interface LongBiConsumer {
+		void accept(long call, long program);
 	}
 
 	/** This kernel, as its own class. */

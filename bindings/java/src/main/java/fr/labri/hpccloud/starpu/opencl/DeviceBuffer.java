@@ -13,12 +13,10 @@ import fr.labri.hpccloud.starpu.internal.Native;
  * {@link Kernel#arg(DeviceBuffer)} and the numbers as arguments of their own.
  */
 public final class DeviceBuffer extends DeviceArray {
-	final OpenCLCall call;
 	private final long first;
 
 	DeviceBuffer(OpenCLCall call, int index, long[] shape) {
-		super(index, shape);
-		this.call = call;
+		super(call, index, shape);
 		this.first = shape[Native.BUFFER_FIRST];
 	}
 

@@ -14,13 +14,8 @@ import fr.labri.hpccloud.starpu.internal.Native;
  * {@link fr.labri.hpccloud.starpu.StarPUException} saying which (and the compiler's log).
  */
 public final class Kernel extends KernelArguments<Kernel> {
-	private final OpenCLCall call;
-	private final Program program;
-
 	Kernel(OpenCLCall call, Program program, String name) {
-		super(name);
-		this.call = call;
-		this.program = program;
+		super(call, program, name);
 	}
 
 	@Override
@@ -30,10 +25,7 @@ public final class Kernel extends KernelArguments<Kernel> {
 
 	/** The next argument: the memory object of a buffer of this kernel's task. */
 	public Kernel arg(DeviceBuffer buffer) {
-		if (buffer.call != call) {
-			throw new IllegalArgumentException("kernel " + name + ": the buffer belongs to another task's call");
-		}
-		return add(Native.ARG_BUFFER, buffer.getIndex());
+		return addBuffer(buffer);
 	}
 
 	/** The next argument, a {@code __local} pointer: {@code bytes} of local memory per work group. */
@@ -57,7 +49,6 @@ public final class Kernel extends KernelArguments<Kernel> {
 		if (global == null) {
 			throw new NullPointerException("kernel " + name + ": no global size");
 		}
-		Native.openclLaunch(call.pointer(), program.pointer(), name, kinds(), values(), global, local);
-		program.keepAlive();
+		launchWith((call, program) -> Native.openclLaunch(call, program, name, kinds(), values(), global, local));
 	}
 }

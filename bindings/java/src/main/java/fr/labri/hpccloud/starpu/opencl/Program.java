@@ -1,7 +1,7 @@
 package fr.labri.hpccloud.starpu.opencl;
 
 import fr.labri.hpccloud.starpu.internal.Native;
-import fr.labri.hpccloud.starpu.internal.NativeObject;
+import fr.labri.hpccloud.starpu.internal.NativeProgram;
 
 import java.util.Objects;
 
@@ -14,9 +14,7 @@ import java.util.Objects;
  *
  * @see fr.labri.hpccloud.starpu.Codelet#runOpenCL
  */
-public final class Program {
-	private final NativeObject program;
-
+public final class Program extends NativeProgram {
 	/** A program made of {@code source}, built without options. */
 	public Program(String source) {
 		this(source, "");
@@ -28,8 +26,7 @@ public final class Program {
 	}
 
 	private Program(String text, String options, boolean file) {
-		String o = options == null ? "" : options;
-		program = NativeObject.own(Native.programCreate(text, o, file), Native::programFree);
+		super(Native.programCreate(text, options == null ? "" : options, file), Native::programFree);
 	}
 
 	/**
@@ -46,14 +43,5 @@ public final class Program {
 	/** {@link #fromFile(String)}, built with {@code options}. */
 	public static Program fromFile(String name, String options) {
 		return new Program(Objects.requireNonNull(name, "name"), options, true);
-	}
-
-	long pointer() {
-		return program.pointer();
-	}
-
-	/** Keeps the native program alive up to here (see {@link NativeObject#keepAlive}). */
-	void keepAlive() {
-		program.keepAlive();
 	}
 }
