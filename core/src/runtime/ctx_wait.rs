@@ -54,10 +54,8 @@ impl Runtime {
     pub(crate) fn context_task_left(&self, ctx: Option<u32>) {
         self.count.ended_in_context(ctx);
         if let Some(id) = ctx.filter(|&c| c != GLOBAL && (c as usize) < MAX_CONTEXTS) {
-            let i = id as usize;
-            if self.ctx_counts.finished[i].load(Ordering::SeqCst)
+            if self.ctx_counts.finished[id as usize].load(Ordering::SeqCst)
                 && self.count.pending_in_context(ctx) == 0
-                && self.ctx_counts.take_close(i)
             {
                 self.close_context(id);
             }
@@ -72,6 +70,9 @@ impl Runtime {
         let Ok(Some(heir)) = self.context_inheritor(id) else {
             return;
         };
+        if !self.ctx_counts.take_close(i) {
+            return;
+        }
         let close = self.ctx_counts.close[i]
             .lock()
             .unwrap_or_else(|e| e.into_inner())
