@@ -11,6 +11,9 @@
 #               STARPU_VERSION=1.4)
 #   TB_STARPU   the same source built against StarPU 1.4.12 (with its StarPU-MPI)
 #   TB_OPENMP   Task Bench's openmp/main
+#   TB_BEFORE   (optional) the StarPU port built against another install of ours (an
+#               earlier commit's), run as system "before": a change of ours measured in
+#               the same interleaved run
 #   (Task Bench is not part of this repository: bench/taskbench/README.md builds it.)
 #   A system whose variable is unset is skipped.
 #
@@ -47,10 +50,12 @@ RESULTS=${RESULTS:-$ROOT/bench/results}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/taskbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-declare -A BIN=([ours]=${TB_OURS:-} [starpu]=${TB_STARPU:-} [openmp]=${TB_OPENMP:-})
+declare -A BIN=([ours]=${TB_OURS:-} [before]=${TB_BEFORE:-} [starpu]=${TB_STARPU:-} [openmp]=${TB_OPENMP:-})
 SYSTEMS=()
-for s in ours starpu openmp; do
-	if [ -z "${BIN[$s]}" ]; then
+for s in ours before starpu openmp; do
+	if [ -z "${BIN[$s]}" ] && [ $s = before ]; then
+		continue
+	elif [ -z "${BIN[$s]}" ]; then
 		echo "run.sh: TB_${s^^} not set: $s skipped" >&2
 	elif [ ! -x "${BIN[$s]}" ]; then
 		echo "run.sh: ${BIN[$s]} is not an executable" >&2

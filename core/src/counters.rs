@@ -237,13 +237,14 @@ impl Counters {
         self.active.load(Ordering::Relaxed)
     }
 
-    /// A task was submitted; `pending` tasks are now submitted and not ended.
+    /// A task was submitted; `pending()` tasks are now submitted and not ended (counted
+    /// only while collecting: it sums a counter per worker).
     #[inline]
-    pub(crate) fn submitted(&self, pending: usize) {
+    pub(crate) fn submitted(&self, pending: impl FnOnce() -> usize) {
         if self.is_active() {
             self.total_submitted.fetch_add(1, Ordering::Relaxed);
             self.peak_submitted
-                .fetch_max(pending as u64, Ordering::Relaxed);
+                .fetch_max(pending() as u64, Ordering::Relaxed);
         }
     }
 

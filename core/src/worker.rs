@@ -9,6 +9,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::memory::{NodeId, MAIN_RAM};
+use crossbeam_utils::CachePadded;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -84,11 +85,13 @@ pub struct Worker {
     pub name: String,
     pub(crate) sleeping: AtomicBool,
     pub(crate) thread: OnceLock<Thread>,
-    pub(crate) executed: AtomicU64,
+    /// Written by the worker for each task: on a cache line of its own, away from what the
+    /// other threads read of the worker (its kind, node, `sleeping`) for each task.
+    pub(crate) executed: CachePadded<AtomicU64>,
     /// Set while the worker looks for a task (from before it checks for a pause until it
     /// has one or none), so that `pause` can wait until no worker can still start a task
-    /// queued after it.
-    pub(crate) popping: AtomicBool,
+    /// queued after it. Written twice per task by the worker: a cache line of its own.
+    pub(crate) popping: CachePadded<AtomicBool>,
 }
 
 impl Worker {
@@ -102,8 +105,8 @@ impl Worker {
             name: format!("CPU {id}"),
             sleeping: AtomicBool::new(false),
             thread: OnceLock::new(),
-            executed: AtomicU64::new(0),
-            popping: AtomicBool::new(false),
+            executed: CachePadded::new(AtomicU64::new(0)),
+            popping: CachePadded::new(AtomicBool::new(false)),
         }
     }
 

@@ -403,3 +403,89 @@ fn application_policies_schedule_the_global_context_and_contexts() {
     );
     rt.shutdown();
 }
+
+/// A codelet that waits until `gate` opens: tasks held on their workers, to end together.
+fn gated(gate: &Arc<std::sync::atomic::AtomicBool>) -> Arc<Codelet> {
+    let g = gate.clone();
+    Arc::new(Codelet::new("gated").cpu(move |_| {
+        while !g.load(Ordering::SeqCst) {
+            std::hint::spin_loop();
+        }
+        Ok(())
+    }))
+}
+
+#[test]
+fn a_finished_context_closes_once_when_its_last_tasks_end_together() {
+    // Each worker counts the ends of its tasks apart (runtime/task_count.rs): two workers
+    // ending a context's last tasks at the same moment may both see its count at 0, and
+    // the context must still close once. Looped: the two ends must meet.
+    for round in 0..30 {
+        let rt = runtime(3, "eager");
+        let heir = rt
+            .create_context(&[0], ContextOptions::named("heir"))
+            .unwrap();
+        let ctx = rt
+            .create_context(&[1, 2], ContextOptions::named("closing"))
+            .unwrap();
+        rt.set_context_inheritor(ctx, heir).unwrap();
+        let closed = Arc::new(AtomicUsize::new(0));
+        let c = closed.clone();
+        rt.set_context_close_callback(
+            ctx,
+            Arc::new(move |_| {
+                c.fetch_add(1, Ordering::SeqCst);
+            }),
+        )
+        .unwrap();
+        let gate = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cl = gated(&gate);
+        for _ in 0..2 {
+            rt.task(&cl).sched_ctx(ctx).submit().unwrap();
+        }
+        assert_eq!(rt.context_nsubmitted(ctx).unwrap(), 2);
+        rt.context_finished_submit(ctx).unwrap();
+        gate.store(true, Ordering::SeqCst);
+        rt.wait_for_all_in_context(ctx).unwrap();
+        rt.wait_for_all().unwrap();
+        assert_eq!(rt.context_nsubmitted(ctx).unwrap(), 0, "round {round}");
+        assert_eq!(rt.nsubmitted(), 0, "round {round}");
+        assert_eq!(closed.load(Ordering::SeqCst), 1, "round {round}");
+        rt.shutdown();
+    }
+}
+
+#[test]
+fn tasks_ended_by_the_application_thread_leave_the_counts() {
+    // A task with an end dependency ends on the thread that releases it (here the
+    // application's, no worker): its end is counted there, and the waits return.
+    let rt = runtime(2, "lws");
+    let ctx = rt
+        .create_context(&[0, 1], ContextOptions::named("ends"))
+        .unwrap();
+    let cl = Arc::new(Codelet::new("nothing").cpu(|_| Ok(())));
+    let tasks: Vec<TaskRef> = (0..20)
+        .map(|i| {
+            let b = rt.task(&cl).end_deps(1).detach(false);
+            let b = if i % 2 == 0 { b.sched_ctx(ctx) } else { b };
+            b.submit().unwrap()
+        })
+        .collect();
+    while tasks.iter().any(|t| !t.is_completed()) {
+        std::thread::yield_now();
+    }
+    assert_eq!(
+        rt.nsubmitted(),
+        20,
+        "ran, but their ends wait for the releases"
+    );
+    assert_eq!(rt.context_nsubmitted(ctx).unwrap(), 10);
+    for t in &tasks {
+        starpu_core::task::end_dep_release(&rt, t);
+    }
+    rt.wait_for_all_in_context(ctx).unwrap();
+    rt.wait_for_all().unwrap();
+    assert_eq!(rt.context_nsubmitted(ctx).unwrap(), 0);
+    assert_eq!(rt.nsubmitted(), 0);
+    rt.shutdown();
+}

@@ -51,6 +51,22 @@ impl Mpi {
         self.cache_enabled() && self.data.with(h, |e| !e.sent.insert(dest)).unwrap_or(false)
     }
 
+    /// `cached_send_clear` then `cached_receive_clear` (with the cache on), with one
+    /// look-up: `h` was written.
+    pub(crate) fn cached_clear(&self, h: &DataHandle) -> Result<()> {
+        let had = self
+            .data
+            .with(h, |e| {
+                e.sent.clear();
+                std::mem::replace(&mut e.received, false)
+            })
+            .unwrap_or(false);
+        if had {
+            self.rt.invalidate_submit(h)?;
+        }
+        Ok(())
+    }
+
     /// Forgets where `h` was sent.
     pub fn cached_send_clear(&self, h: &DataHandle) {
         self.data.with(h, |e| e.sent.clear());

@@ -8,7 +8,9 @@
 
 use crate::comm::Comm;
 use crate::context::Mpi;
+use starpu_core::data::registry::AddrMap;
 use starpu_core::{DataHandle, Error, Result};
+use std::collections::hash_map::Entry as Slot;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
@@ -41,7 +43,8 @@ pub(crate) struct Registry {
 
 #[derive(Default)]
 struct Inner {
-    by_handle: HashMap<usize, Entry>,
+    /// Looked up several times per inserted task: keyed by address with a cheap hash.
+    by_handle: AddrMap<Entry>,
     by_tag: HashMap<(Comm, i64), usize>,
     /// Size of `by_handle` after the last sweep of dead entries.
     swept: usize,
@@ -63,15 +66,17 @@ impl Inner {
     }
 
     fn live(&mut self, h: &DataHandle) -> Option<&mut Entry> {
-        let k = key(h);
-        let dead = self
-            .by_handle
-            .get(&k)
-            .is_some_and(|e| !e.handle.ptr_eq(h) || !e.handle.is_registered());
-        if dead {
-            self.by_handle.remove(&k);
+        // One look-up: this runs several times for each inserted task.
+        match self.by_handle.entry(key(h)) {
+            Slot::Occupied(o) if o.get().handle.ptr_eq(h) && o.get().handle.is_registered() => {
+                Some(o.into_mut())
+            }
+            Slot::Occupied(o) => {
+                o.remove();
+                None
+            }
+            Slot::Vacant(_) => None,
         }
-        self.by_handle.get_mut(&k)
     }
 }
 

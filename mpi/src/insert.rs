@@ -133,13 +133,14 @@ impl Mpi {
         let t = Transfer::with_prio(comm, prio);
         for a in data {
             let Some(h) = &a.handle else { continue };
-            if p.xrank == PER_NODE && self.data_rank(h) != Some(PER_NODE) {
+            let (owner, pending_reduction) = self.owner_and_pending_reduction(h);
+            if p.xrank == PER_NODE && owner != Some(PER_NODE) {
                 return Err(Error::invalid(format!(
                     "a task replicated on every process accesses data {} which is not per-node",
                     h.label()
                 )));
             }
-            if a.mode.reads() && self.has_pending_reduction(h) && !redux(a.mode) {
+            if a.mode.reads() && pending_reduction && !redux(a.mode) {
                 self.redux_data(comm, h, prio)?;
             }
             if redux(a.mode) && p.do_execute {
@@ -148,7 +149,7 @@ impl Mpi {
             if !plain_read(a.mode) {
                 continue;
             }
-            let Some(owner) = self.data_rank(h) else {
+            let Some(owner) = owner else {
                 continue;
             };
             if owner == PER_NODE {
@@ -200,8 +201,7 @@ impl Mpi {
             }
             if self.cache_enabled() {
                 if a.mode.contains(AccessMode::W) || redux(a.mode) {
-                    self.cached_send_clear(h);
-                    self.cached_receive_clear(h)?;
+                    self.cached_clear(h)?;
                 }
             } else if plain_read(a.mode) && p.do_execute {
                 // Without the cache, a received copy serves this one task.

@@ -56,11 +56,16 @@ impl Mpi {
         });
     }
 
-    /// Whether processes other than the owner contributed to `h` since its last reduction.
-    pub(crate) fn has_pending_reduction(&self, h: &DataHandle) -> bool {
+    /// The owner of `h` (`data_rank`), and whether processes other than the owner
+    /// contributed to `h` since its last reduction, with one look-up (task insertion asks
+    /// both for each datum).
+    pub(crate) fn owner_and_pending_reduction(&self, h: &DataHandle) -> (Option<i32>, bool) {
         self.data
-            .with(h, |e| e.redux.iter().any(|&r| r != e.rank))
-            .unwrap_or(false)
+            .with(h, |e| {
+                let owner = (e.rank != -1).then_some(e.rank);
+                (owner, e.redux.iter().any(|&r| r != e.rank))
+            })
+            .unwrap_or((None, false))
     }
 
     /// Reduces `h` at its owner, all contributors at once (`starpu_mpi_redux_data_prio`).

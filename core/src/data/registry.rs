@@ -13,7 +13,7 @@ use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 /// Addresses are already well spread: a multiplicative hash is enough and much cheaper
 /// than SipHash on the submission path.
 #[derive(Default)]
-struct AddrHasher(u64);
+pub struct AddrHasher(u64);
 
 impl Hasher for AddrHasher {
     fn finish(&self) -> u64 {
@@ -31,7 +31,8 @@ impl Hasher for AddrHasher {
     }
 }
 
-type AddrMap<V> = HashMap<usize, V, BuildHasherDefault<AddrHasher>>;
+/// A map keyed by addresses (of handles, of buffers), with [`AddrHasher`].
+pub type AddrMap<V> = HashMap<usize, V, BuildHasherDefault<AddrHasher>>;
 
 #[derive(Default)]
 struct Maps {

@@ -13,17 +13,16 @@ use super::Runtime;
 use crate::error::{Error, Result};
 use crate::sched::contexts::{GLOBAL, MAX_CONTEXTS};
 use crate::task::bell::Bell;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// What runs when a context is closed; it is given the context's id.
 pub type CloseCallback = Arc<dyn Fn(u32) + Send + Sync>;
 
-/// Per-context counts of submitted, not yet terminated tasks, the bell their waiters
-/// sleep on, and what closing each context needs.
+/// The bell the waiters for a context's tasks sleep on, and what closing each context
+/// needs (the counts themselves are in `task_count.rs`).
 #[derive(Default)]
 pub(crate) struct ContextCounts {
-    counts: [AtomicUsize; MAX_CONTEXTS],
     bell: Bell,
     /// `starpu_sched_ctx_finished_submit` was called.
     finished: [AtomicBool; MAX_CONTEXTS],
@@ -31,15 +30,12 @@ pub(crate) struct ContextCounts {
 }
 
 impl ContextCounts {
-    fn slot(&self, ctx: Option<u32>) -> &AtomicUsize {
-        let i = ctx.unwrap_or(GLOBAL) as usize;
-        // Context ids are below MAX_CONTEXTS (sched/contexts.rs hands out no others).
-        &self.counts[i.min(MAX_CONTEXTS - 1)]
-    }
-
-    /// A task of context `ctx` (`None`: the global one) was submitted.
-    pub(crate) fn entered(&self, ctx: Option<u32>) {
-        self.slot(ctx).fetch_add(1, Ordering::SeqCst);
+    /// Whether the caller, which saw context `i`'s count at 0 after its application
+    /// finished submitting, closes it: several threads ending its last tasks together may
+    /// all see the count at 0 (each reads the others' ends, `task_count.rs`); the one that
+    /// takes the `finished` mark closes the context, once.
+    fn take_close(&self, i: usize) -> bool {
+        self.finished[i].swap(false, Ordering::SeqCst)
     }
 
     /// A new context takes slot `id`: nothing of the previous one's closing stays.
@@ -56,25 +52,27 @@ impl Runtime {
     /// A task of context `ctx` terminated. The ring costs one load when nobody waits.
     /// The last task of a context whose submissions are finished closes it.
     pub(crate) fn context_task_left(&self, ctx: Option<u32>) {
-        let left = self.ctx_counts.slot(ctx).fetch_sub(1, Ordering::SeqCst) - 1;
-        if left == 0 {
-            if let Some(id) = ctx.filter(|&c| c != GLOBAL) {
+        self.count.ended_in_context(ctx);
+        if let Some(id) = ctx.filter(|&c| c != GLOBAL && (c as usize) < MAX_CONTEXTS) {
+            if self.ctx_counts.finished[id as usize].load(Ordering::SeqCst)
+                && self.count.pending_in_context(ctx) == 0
+            {
                 self.close_context(id);
             }
         }
         self.ctx_counts.bell.ring();
     }
 
-    /// Closes context `id` if its application finished submitting to it and it has an
+    /// Closes context `id`, whose application finished submitting to it, if it has an
     /// inheritor (StarPU's condition): the close callback, then the workers move.
     fn close_context(&self, id: u32) {
         let i = id as usize;
-        if !self.ctx_counts.finished[i].load(Ordering::SeqCst) {
-            return;
-        }
         let Ok(Some(heir)) = self.context_inheritor(id) else {
             return;
         };
+        if !self.ctx_counts.take_close(i) {
+            return;
+        }
         let close = self.ctx_counts.close[i]
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -109,7 +107,7 @@ impl Runtime {
     /// Tasks submitted to context `id` and not yet terminated.
     pub fn context_nsubmitted(&self, id: u32) -> Result<usize> {
         self.check_context(id, "counting the tasks of a scheduling context")?;
-        Ok(self.ctx_counts.slot(Some(id)).load(Ordering::SeqCst))
+        Ok(self.count.pending_in_context(Some(id)))
     }
 
     /// Waits until every task submitted to context `id` has terminated
@@ -125,10 +123,9 @@ impl Runtime {
         let what = "waiting for the tasks of a scheduling context";
         self.check_context(id, what)?;
         self.check_may_block(what)?;
-        let count = self.ctx_counts.slot(Some(id));
         self.ctx_counts
             .bell
-            .wait_until(|| count.load(Ordering::SeqCst) <= n);
+            .wait_until(|| self.count.pending_in_context(Some(id)) <= n);
         Ok(())
     }
 
@@ -140,5 +137,19 @@ impl Runtime {
                 "{what}: scheduling context {id} does not exist"
             )))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn of_the_threads_that_see_a_finished_context_empty_one_closes_it() {
+        let c = ContextCounts::default();
+        c.finished[3].store(true, Ordering::SeqCst);
+        assert!(c.take_close(3));
+        assert!(!c.take_close(3), "closed once");
+        assert!(!c.take_close(4), "not finished");
     }
 }

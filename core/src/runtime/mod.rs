@@ -13,6 +13,7 @@ mod execute;
 mod global;
 mod sched_view;
 mod submit;
+mod task_count;
 mod wait;
 mod watchdog;
 mod watermark;
@@ -69,9 +70,9 @@ pub struct Runtime {
     /// A push left its wake-up to the pollers: the last one to stop polling wakes a parked
     /// worker.
     pub(crate) wake_owed: CachePadded<AtomicBool>,
-    /// Tasks submitted and not yet terminated.
-    pub(crate) submitted: CachePadded<AtomicUsize>,
-    /// `wait_for_all` and `wait_for_n_submitted` waiters: rung when `submitted` drops to
+    /// Tasks submitted and not yet terminated, in all and per context (`task_count.rs`).
+    pub(crate) count: task_count::TaskCount,
+    /// `wait_for_all` and `wait_for_n_submitted` waiters: rung when the count drops to
     /// `watermark` or below.
     pub(crate) all_bell: Bell,
     pub(crate) watermark: watermark::Watermark,
@@ -236,7 +237,7 @@ impl Runtime {
             nsleeping: CachePadded::new(AtomicUsize::new(0)),
             nspinning: CachePadded::new(AtomicUsize::new(0)),
             wake_owed: CachePadded::new(AtomicBool::new(false)),
-            submitted: CachePadded::new(AtomicUsize::new(0)),
+            count: task_count::TaskCount::new(nworkers),
             all_bell: Bell::default(),
             watermark: Default::default(),
             task_bell: Bell::default(),
@@ -465,7 +466,7 @@ impl Runtime {
 
     /// Tasks submitted and not yet over (`starpu_task_nsubmitted`).
     pub fn nsubmitted(&self) -> usize {
-        self.submitted.load(Ordering::SeqCst)
+        self.count.pending()
     }
 
     /// The distinct performance architectures of the workers, in worker order: StarPU's

@@ -38,10 +38,7 @@ impl Runtime {
         // `admit` made this thread the one that submits `task`: the cell is empty.
         let (ctx, acquisition) = (spec.sched_ctx, matches!(spec.kind, TaskKind::Acquire(_)));
         task.install_spec(spec);
-        self.submitted.fetch_add(1, Ordering::SeqCst);
-        if !acquisition {
-            self.ctx_counts.entered(ctx);
-        }
+        self.count.submitted(ctx, !acquisition);
         self.watch_submitted(task);
         self.note_submitted(task);
         let spec = task.spec().expect("installed above");
@@ -69,9 +66,8 @@ impl Runtime {
         ready: &mut ReadyList,
     ) -> Result<()> {
         self.admit(task, &mut spec)?;
-        self.ctx_counts.entered(spec.sched_ctx);
+        self.count.submitted(spec.sched_ctx, true);
         task.install_spec(spec);
-        self.submitted.fetch_add(1, Ordering::SeqCst);
         self.watch_submitted(task);
         self.trace.submitted(task);
         self.register_accesses(task, task.spec().expect("installed above"));
@@ -110,8 +106,9 @@ impl Runtime {
 
     /// One submitted task (or acquisition) is over for `wait_for_all`.
     pub(crate) fn task_left(&self) {
-        let left = self.submitted.fetch_sub(1, Ordering::SeqCst) - 1;
-        if left <= self.watermark.get() {
+        self.count.ended();
+        // The count is summed over the workers only when someone waits for it.
+        if self.all_bell.has_waiters() && self.count.pending() <= self.watermark.get() {
             self.all_bell.ring();
         }
     }
@@ -224,7 +221,7 @@ impl Runtime {
         let Some(max) = self.config.limit_max_submitted else {
             return;
         };
-        if self.submitted.load(Ordering::Relaxed) < max {
+        if self.count.submitted_ever() < max || self.count.pending() < max {
             return;
         }
         let min = self

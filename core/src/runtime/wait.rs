@@ -7,7 +7,6 @@ use super::Runtime;
 use crate::error::{Error, ErrorKind, Result};
 use crate::task::TaskRef;
 use crate::worker;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -45,8 +44,7 @@ impl Runtime {
     pub fn wait_for_all(&self) -> Result<()> {
         self.check_may_block("waiting for all tasks")?;
         self.trace.wait_begin(crate::trace::WaitKind::All, None);
-        self.all_bell
-            .wait_until(|| self.submitted.load(Ordering::SeqCst) == 0);
+        self.all_bell.wait_until(|| self.count.pending() == 0);
         self.trace.wait_end();
         self.graveyard.empty();
         // Failed tasks kept for a wait by id are reported now.
@@ -77,12 +75,11 @@ impl Runtime {
 
     /// Waits until at most `n` submitted tasks remain (the submission throttle).
     pub(crate) fn wait_for_n_submitted(&self, n: usize) {
-        if self.submitted.load(Ordering::SeqCst) <= n {
+        if self.count.pending() <= n {
             return;
         }
         self.watermark.enter(n);
-        self.all_bell
-            .wait_until(|| self.submitted.load(Ordering::SeqCst) <= n);
+        self.all_bell.wait_until(|| self.count.pending() <= n);
         self.watermark.leave(n);
     }
 

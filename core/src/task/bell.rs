@@ -58,6 +58,12 @@ impl Bell {
         done
     }
 
+    /// Whether a thread waits (or is about to): a ringer whose condition costs something
+    /// to evaluate checks this first. SeqCst, like the waiter's announcement.
+    pub fn has_waiters(&self) -> bool {
+        self.waiters.load(Ordering::SeqCst) > 0
+    }
+
     /// Wakes every waiter; call after making the awaited state visible (SeqCst store).
     pub fn ring(&self) {
         if self.waiters.load(Ordering::SeqCst) > 0 {

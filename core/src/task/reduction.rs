@@ -116,8 +116,7 @@ fn internal_task(
         name: Some(name.into()),
         ..Default::default()
     });
-    rt.submitted.fetch_add(1, Ordering::SeqCst);
-    rt.ctx_counts.entered(None);
+    rt.count.submitted(None, true);
     t
 }
 

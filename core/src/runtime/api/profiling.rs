@@ -11,7 +11,7 @@ impl Runtime {
     pub(crate) fn note_submitted(&self, task: &Task) {
         self.trace.submitted(task);
         self.profile.submitted(task);
-        self.counters.submitted(self.nsubmitted());
+        self.counters.submitted(|| self.nsubmitted());
     }
 
     /// `worker` starts running `task`: the start time, if anything measures it.
