@@ -31,6 +31,7 @@ fi
 [ -n "${PREFIX:-}" ] && export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 
 BIN=$ROOT/build/stress
+mkdir -p "$ROOT/build"
 if ! make -s BIN="$BIN" >"$BIN.log" 2>&1; then
 	cat "$BIN.log"
 	echo "0 passed, 1 failed (stress did not build)"
