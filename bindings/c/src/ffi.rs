@@ -95,6 +95,21 @@ pub unsafe fn str_ref<'a>(p: *const c_char) -> Option<&'a str> {
     CStr::from_ptr(p).to_str().ok()
 }
 
+/// A C string of `text` that lives as long as the library: one allocation per distinct
+/// text (for the names the core keeps as Rust strings, which C callers do not free).
+pub fn interned_c_str(text: &str) -> *const c_char {
+    use std::collections::HashMap;
+    use std::ffi::CString;
+    use std::sync::Mutex;
+    static TEXTS: Mutex<Option<HashMap<String, CString>>> = Mutex::new(None);
+    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    texts
+        .get_or_insert_with(HashMap::new)
+        .entry(text.to_string())
+        .or_insert_with(|| CString::new(text).unwrap_or_default())
+        .as_ptr()
+}
+
 /// An owned copy of a C string, `None` for NULL.
 ///
 /// # Safety

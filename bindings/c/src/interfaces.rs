@@ -357,6 +357,7 @@ impl Fallback for *mut u32 {
 macro_rules! getters {
     ($($name:ident: $iface:ident -> $ret:ty = $f:expr;)*) => {
         $(
+            crate::declared::assert_declared!($name);
             #[doc = concat!("`", stringify!($name), "`.")]
             #[no_mangle]
             pub extern "C" fn $name(h: starpu_data_handle_t) -> $ret {
@@ -470,6 +471,7 @@ fn ptr_register<T: Interface>(
 macro_rules! ptr_registers {
     ($($name:ident: $iface:ident [$($ld:ident),*];)*) => {
         $(
+            crate::declared::assert_declared!($name);
             #[doc = concat!("`", stringify!($name), "`.")]
             #[no_mangle]
             #[allow(clippy::too_many_arguments)]

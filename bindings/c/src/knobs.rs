@@ -6,26 +6,6 @@ use crate::ffi::{self, report};
 use libc::{c_char, c_int, c_uint};
 use starpu_core::knobs::{self, KnobScope, KnobType, Target};
 use starpu_core::Error;
-use std::ffi::CStr;
-
-/// Static C strings for the core's `&'static str` names.
-fn c_name(name: &'static str) -> *const c_char {
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    static NAMES: Mutex<Option<HashMap<&'static str, std::ffi::CString>>> = Mutex::new(None);
-    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    names
-        .get_or_insert_with(HashMap::new)
-        .entry(name)
-        .or_insert_with(|| std::ffi::CString::new(name).unwrap_or_default())
-        .as_ptr()
-}
-
-unsafe fn str_arg<'a>(p: *const c_char) -> Option<&'a str> {
-    (!p.is_null())
-        .then(|| CStr::from_ptr(p).to_str().ok())
-        .flatten()
-}
 
 /// `starpu_perf_knob_scope_name_to_id`: -1 for an unknown name.
 ///
@@ -33,7 +13,7 @@ unsafe fn str_arg<'a>(p: *const c_char) -> Option<&'a str> {
 /// `name` is NULL or a C string.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_perf_knob_scope_name_to_id(name: *const c_char) -> c_int {
-    str_arg(name)
+    ffi::str_ref(name)
         .and_then(KnobScope::from_name)
         .map_or(-1, |s| s as c_int)
 }
@@ -41,7 +21,7 @@ pub unsafe extern "C" fn starpu_perf_knob_scope_name_to_id(name: *const c_char) 
 /// `starpu_perf_knob_scope_id_to_name`: NULL for an unknown scope.
 #[no_mangle]
 pub extern "C" fn starpu_perf_knob_scope_id_to_name(scope: c_int) -> *const c_char {
-    KnobScope::from_id(scope).map_or(std::ptr::null(), |s| c_name(s.name()))
+    KnobScope::from_id(scope).map_or(std::ptr::null(), |s| ffi::interned_c_str(s.name()))
 }
 
 /// `starpu_perf_knob_type_name_to_id`: -1 for an unknown name.
@@ -50,7 +30,7 @@ pub extern "C" fn starpu_perf_knob_scope_id_to_name(scope: c_int) -> *const c_ch
 /// `name` is NULL or a C string.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_perf_knob_type_name_to_id(name: *const c_char) -> c_int {
-    str_arg(name)
+    ffi::str_ref(name)
         .and_then(KnobType::from_name)
         .map_or(-1, |t| t as c_int)
 }
@@ -58,7 +38,7 @@ pub unsafe extern "C" fn starpu_perf_knob_type_name_to_id(name: *const c_char) -
 /// `starpu_perf_knob_type_id_to_name`: NULL for an unknown type.
 #[no_mangle]
 pub extern "C" fn starpu_perf_knob_type_id_to_name(ty: c_int) -> *const c_char {
-    KnobType::from_id(ty).map_or(std::ptr::null(), |t| c_name(t.name()))
+    KnobType::from_id(ty).map_or(std::ptr::null(), |t| ffi::interned_c_str(t.name()))
 }
 
 /// `starpu_perf_knob_nb`: how many knobs `scope` has (0 for an unknown scope).
@@ -73,7 +53,7 @@ pub extern "C" fn starpu_perf_knob_nb(scope: c_int) -> c_int {
 /// `name` is NULL or a C string.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_perf_knob_name_to_id(scope: c_int, name: *const c_char) -> c_int {
-    match (KnobScope::from_id(scope), str_arg(name)) {
+    match (KnobScope::from_id(scope), ffi::str_ref(name)) {
         (Some(s), Some(n)) => knobs::id_of(s, n).unwrap_or(-1),
         _ => -1,
     }
@@ -91,7 +71,7 @@ pub extern "C" fn starpu_perf_knob_nth_to_id(scope: c_int, nth: c_int) -> c_int 
 /// `starpu_perf_knob_id_to_name`: NULL for an unknown id.
 #[no_mangle]
 pub extern "C" fn starpu_perf_knob_id_to_name(id: c_int) -> *const c_char {
-    knobs::def(id).map_or(std::ptr::null(), |d| c_name(d.name))
+    knobs::def(id).map_or(std::ptr::null(), |d| ffi::interned_c_str(d.name))
 }
 
 /// `starpu_perf_knob_get_type_id`: -1 for an unknown id.
@@ -103,7 +83,7 @@ pub extern "C" fn starpu_perf_knob_get_type_id(id: c_int) -> c_int {
 /// `starpu_perf_knob_get_help_string`: NULL for an unknown id.
 #[no_mangle]
 pub extern "C" fn starpu_perf_knob_get_help_string(id: c_int) -> *const c_char {
-    knobs::def(id).map_or(std::ptr::null(), |d| c_name(d.help))
+    knobs::def(id).map_or(std::ptr::null(), |d| ffi::interned_c_str(d.help))
 }
 
 /// `starpu_perf_knob_list_avail`: the knobs of `scope` on stdout, as StarPU lists them.
@@ -192,7 +172,7 @@ pub extern "C" fn starpu_perf_knob_set_per_worker_int32_value(
 
 fn policy_arg<'a>(call: &str, name: *const c_char) -> Option<&'a str> {
     // SAFETY: the caller passes NULL or a C string.
-    let n = unsafe { str_arg(name) };
+    let n = unsafe { ffi::str_ref(name) };
     if n.is_none() {
         report(call, &Error::invalid("no scheduling policy name"));
     }

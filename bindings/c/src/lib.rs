@@ -21,6 +21,7 @@ pub mod cuda;
 pub mod custom_interface;
 pub mod data;
 pub mod data_requests;
+mod declared;
 pub mod ffi;
 pub mod filters;
 pub mod fxt;

@@ -14,7 +14,6 @@ use crate::unavailable::say_once;
 use libc::{c_char, c_int, c_uint, c_void};
 use starpu_core::counters::{self, Attach, Listener, Sample, Scope, Value, ValueType, COUNTERS};
 use starpu_core::Error;
-use std::ffi::CStr;
 use std::sync::Arc;
 
 /// `struct starpu_perf_counter_set`: counters of one scope, each enabled or not.
@@ -45,31 +44,13 @@ pub type PerfCounterCallback = Option<
     ),
 >;
 
-/// Static C strings for the names the core keeps as `&'static str`.
-fn c_name(name: &str) -> *const c_char {
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    static NAMES: Mutex<Option<HashMap<String, std::ffi::CString>>> = Mutex::new(None);
-    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    let map = names.get_or_insert_with(HashMap::new);
-    map.entry(name.to_string())
-        .or_insert_with(|| std::ffi::CString::new(name).unwrap_or_default())
-        .as_ptr()
-}
-
-unsafe fn str_arg<'a>(p: *const c_char) -> Option<&'a str> {
-    (!p.is_null())
-        .then(|| CStr::from_ptr(p).to_str().ok())
-        .flatten()
-}
-
 /// `starpu_perf_counter_scope_name_to_id`: -1 for an unknown name.
 ///
 /// # Safety
 /// `name` is NULL or a C string.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_perf_counter_scope_name_to_id(name: *const c_char) -> c_int {
-    let name = str_arg(name);
+    let name = ffi::str_ref(name);
     Scope::ALL
         .into_iter()
         .find(|s| Some(s.name()) == name)
@@ -79,7 +60,7 @@ pub unsafe extern "C" fn starpu_perf_counter_scope_name_to_id(name: *const c_cha
 /// `starpu_perf_counter_scope_id_to_name`: NULL for an unknown scope.
 #[no_mangle]
 pub extern "C" fn starpu_perf_counter_scope_id_to_name(scope: c_int) -> *const c_char {
-    Scope::from_id(scope).map_or(std::ptr::null(), |s| c_name(s.name()))
+    Scope::from_id(scope).map_or(std::ptr::null(), |s| ffi::interned_c_str(s.name()))
 }
 
 /// `starpu_perf_counter_type_name_to_id`: -1 for an unknown name.
@@ -88,7 +69,7 @@ pub extern "C" fn starpu_perf_counter_scope_id_to_name(scope: c_int) -> *const c
 /// `name` is NULL or a C string.
 #[no_mangle]
 pub unsafe extern "C" fn starpu_perf_counter_type_name_to_id(name: *const c_char) -> c_int {
-    let name = str_arg(name);
+    let name = ffi::str_ref(name);
     ValueType::ALL
         .into_iter()
         .find(|t| Some(t.name()) == name)
@@ -98,7 +79,7 @@ pub unsafe extern "C" fn starpu_perf_counter_type_name_to_id(name: *const c_char
 /// `starpu_perf_counter_type_id_to_name`: NULL for an unknown type.
 #[no_mangle]
 pub extern "C" fn starpu_perf_counter_type_id_to_name(ty: c_int) -> *const c_char {
-    ValueType::from_id(ty).map_or(std::ptr::null(), |t| c_name(t.name()))
+    ValueType::from_id(ty).map_or(std::ptr::null(), |t| ffi::interned_c_str(t.name()))
 }
 
 /// `starpu_perf_counter_nb`: how many counters `scope` has.
@@ -116,7 +97,7 @@ pub unsafe extern "C" fn starpu_perf_counter_name_to_id(
     scope: c_int,
     name: *const c_char,
 ) -> c_int {
-    match (Scope::from_id(scope), str_arg(name)) {
+    match (Scope::from_id(scope), ffi::str_ref(name)) {
         (Some(s), Some(n)) => counters::id_of(s, n).map_or(-1, |i| i as c_int),
         _ => -1,
     }
@@ -138,7 +119,7 @@ fn def(id: c_int) -> Option<&'static counters::CounterDef> {
 /// `starpu_perf_counter_id_to_name`: NULL for an unknown id.
 #[no_mangle]
 pub extern "C" fn starpu_perf_counter_id_to_name(id: c_int) -> *const c_char {
-    def(id).map_or(std::ptr::null(), |d| c_name(d.name))
+    def(id).map_or(std::ptr::null(), |d| ffi::interned_c_str(d.name))
 }
 
 /// `starpu_perf_counter_get_type_id`: -1 for an unknown id.
@@ -150,7 +131,7 @@ pub extern "C" fn starpu_perf_counter_get_type_id(id: c_int) -> c_int {
 /// `starpu_perf_counter_get_help_string`: NULL for an unknown id.
 #[no_mangle]
 pub extern "C" fn starpu_perf_counter_get_help_string(id: c_int) -> *const c_char {
-    def(id).map_or(std::ptr::null(), |d| c_name(d.help))
+    def(id).map_or(std::ptr::null(), |d| ffi::interned_c_str(d.help))
 }
 
 /// `starpu_perf_counter_list_avail`: the counters of `scope`, on stdout, as StarPU lists
@@ -491,84 +472,37 @@ unsafe fn value(
     v
 }
 
-/// `starpu_perf_counter_sample_get_int32_value` (no counter of this build is int32: 0).
-///
-/// # Safety
-/// `sample` is the one given to the running callback.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_perf_counter_sample_get_int32_value(
-    sample: *mut starpu_perf_counter_sample,
-    counter_id: c_int,
-) -> i32 {
-    match value(
-        "starpu_perf_counter_sample_get_int32_value",
-        sample,
-        counter_id,
-        ValueType::Int32,
-    ) {
-        Some(Value::Int(v)) => v as i32,
-        _ => 0,
-    }
+/// Defines `starpu_perf_counter_sample_get_<type>_value`: the sample's value of a counter
+/// of that type, 0 when it is of another type or not enabled (no counter of this build is
+/// an int32 or a float). cbindgen does not expand macros: starpu.h declares them by hand
+/// (include/epilogue.h).
+macro_rules! sample_getters {
+    ($($name:ident: $ty:ident as $variant:ident -> $ret:ty = |$v:ident| $conv:expr;)*) => {
+        $(
+            crate::declared::assert_declared!($name);
+            #[doc = concat!("`", stringify!($name), "`.")]
+            ///
+            /// # Safety
+            /// `sample` is the one given to the running callback.
+            #[no_mangle]
+            pub unsafe extern "C" fn $name(
+                sample: *mut starpu_perf_counter_sample,
+                counter_id: c_int,
+            ) -> $ret {
+                match value(stringify!($name), sample, counter_id, ValueType::$ty) {
+                    Some(Value::$variant($v)) => $conv,
+                    _ => <$ret>::default(),
+                }
+            }
+        )*
+    };
 }
 
-/// `starpu_perf_counter_sample_get_int64_value`.
-///
-/// # Safety
-/// `sample` is the one given to the running callback.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_perf_counter_sample_get_int64_value(
-    sample: *mut starpu_perf_counter_sample,
-    counter_id: c_int,
-) -> i64 {
-    match value(
-        "starpu_perf_counter_sample_get_int64_value",
-        sample,
-        counter_id,
-        ValueType::Int64,
-    ) {
-        Some(Value::Int(v)) => v,
-        _ => 0,
-    }
-}
-
-/// `starpu_perf_counter_sample_get_float_value` (no counter of this build is a float: 0).
-///
-/// # Safety
-/// `sample` is the one given to the running callback.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_perf_counter_sample_get_float_value(
-    sample: *mut starpu_perf_counter_sample,
-    counter_id: c_int,
-) -> f32 {
-    match value(
-        "starpu_perf_counter_sample_get_float_value",
-        sample,
-        counter_id,
-        ValueType::Float,
-    ) {
-        Some(Value::Double(v)) => v as f32,
-        _ => 0.0,
-    }
-}
-
-/// `starpu_perf_counter_sample_get_double_value`.
-///
-/// # Safety
-/// `sample` is the one given to the running callback.
-#[no_mangle]
-pub unsafe extern "C" fn starpu_perf_counter_sample_get_double_value(
-    sample: *mut starpu_perf_counter_sample,
-    counter_id: c_int,
-) -> f64 {
-    match value(
-        "starpu_perf_counter_sample_get_double_value",
-        sample,
-        counter_id,
-        ValueType::Double,
-    ) {
-        Some(Value::Double(v)) => v,
-        _ => 0.0,
-    }
+sample_getters! {
+    starpu_perf_counter_sample_get_int32_value: Int32 as Int -> i32 = |v| v as i32;
+    starpu_perf_counter_sample_get_int64_value: Int64 as Int -> i64 = |v| v;
+    starpu_perf_counter_sample_get_float_value: Float as Double -> f32 = |v| v as f32;
+    starpu_perf_counter_sample_get_double_value: Double as Double -> f64 = |v| v;
 }
 
 /// `starpu_perf_counter_collection_start`: counting starts (it also starts when a set is

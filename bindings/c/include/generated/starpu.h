@@ -3452,42 +3452,6 @@ int starpu_perf_counter_nb(int scope);
 int starpu_perf_counter_nth_to_id(int scope, int nth);
 
 /**
- * `starpu_perf_counter_sample_get_double_value`.
- *
- * # Safety
- * `sample` is the one given to the running callback.
- */
-double starpu_perf_counter_sample_get_double_value(struct starpu_perf_counter_sample *sample,
-                                                   int counter_id);
-
-/**
- * `starpu_perf_counter_sample_get_float_value` (no counter of this build is a float: 0).
- *
- * # Safety
- * `sample` is the one given to the running callback.
- */
-float starpu_perf_counter_sample_get_float_value(struct starpu_perf_counter_sample *sample,
-                                                 int counter_id);
-
-/**
- * `starpu_perf_counter_sample_get_int32_value` (no counter of this build is int32: 0).
- *
- * # Safety
- * `sample` is the one given to the running callback.
- */
-int32_t starpu_perf_counter_sample_get_int32_value(struct starpu_perf_counter_sample *sample,
-                                                   int counter_id);
-
-/**
- * `starpu_perf_counter_sample_get_int64_value`.
- *
- * # Safety
- * `sample` is the one given to the running callback.
- */
-int64_t starpu_perf_counter_sample_get_int64_value(struct starpu_perf_counter_sample *sample,
-                                                   int counter_id);
-
-/**
  * `starpu_perf_counter_scope_id_to_name`: NULL for an unknown scope.
  */
 const char *starpu_perf_counter_scope_id_to_name(int scope);
@@ -5433,6 +5397,13 @@ void starpu_vector_ptr_register(starpu_data_handle_t handle, unsigned node, uint
 void starpu_matrix_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ld);
 void starpu_block_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ldy, uint32_t ldz);
 void starpu_tensor_ptr_register(starpu_data_handle_t handle, unsigned node, uintptr_t ptr, uintptr_t dev_handle, size_t offset, uint32_t ldy, uint32_t ldz, uint32_t ldt);
+
+/* Typed reads of a performance counter sample (bindings/c/src/perf_counters.rs defines them
+ * through a macro, which cbindgen does not expand). */
+int32_t starpu_perf_counter_sample_get_int32_value(struct starpu_perf_counter_sample *sample, int counter_id);
+int64_t starpu_perf_counter_sample_get_int64_value(struct starpu_perf_counter_sample *sample, int counter_id);
+float starpu_perf_counter_sample_get_float_value(struct starpu_perf_counter_sample *sample, int counter_id);
+double starpu_perf_counter_sample_get_double_value(struct starpu_perf_counter_sample *sample, int counter_id);
 
 /* ==== Tasks: buffers and modes, whether inline or in the dyn_ arrays ==== */
 #define STARPU_TASK_GET_NBUFFERS(task) \

@@ -170,6 +170,7 @@ macro_rules! standard_filters {
         }
 
         $(
+            crate::declared::assert_declared!($name);
             #[doc = concat!("`", stringify!($name), "`: StarPU's standard filter function.")]
             ///
             /// # Safety
@@ -252,6 +253,7 @@ standard_filters! {
 macro_rules! child_ops {
     ($($name:ident => $ops:ident,)*) => {
         $(
+            crate::declared::assert_declared!($name);
             #[doc = concat!("`", stringify!($name), "`: the children are of `", stringify!($ops), "`.")]
             #[no_mangle]
             pub extern "C" fn $name(
