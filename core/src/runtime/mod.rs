@@ -28,7 +28,7 @@ use crate::sched::queue::FifoQueue;
 use crate::sched::{self, Policy};
 use crate::task::bell::Bell;
 use crate::task::tags::Tags;
-use crate::task::Task;
+use crate::task::{Task, TaskRef};
 use crate::topology::Topology;
 use crate::worker::{self, Worker};
 use crossbeam_utils::CachePadded;
@@ -423,6 +423,27 @@ impl Runtime {
                 None => Ok(()),
             },
             _ => Ok(()),
+        }
+    }
+
+    /// Whether the calling thread, a CUDA worker, may queue its task on its stream
+    /// instead of waiting for its kernels (`STARPU_CUDA_PIPELINE`).
+    pub(crate) fn may_queue_device_task(&self) -> bool {
+        #[cfg(feature = "cuda")]
+        return crate::drivers::cuda::may_queue();
+        #[cfg(not(feature = "cuda"))]
+        false
+    }
+
+    /// Queues `task` (started at `started`) on the calling CUDA worker's stream: it ends
+    /// once its kernels are over (`crate::task::end_queued`).
+    pub(crate) fn queue_device_task(&self, task: TaskRef, started: Option<u64>) -> Result<()> {
+        #[cfg(feature = "cuda")]
+        return crate::drivers::cuda::queue((task, started));
+        #[cfg(not(feature = "cuda"))]
+        {
+            let _ = (task, started);
+            Err(Error::no_device("no CUDA driver in this build"))
         }
     }
 

@@ -59,7 +59,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         // room for one more (`STARPU_CUDA_PIPELINE`).
         #[cfg(feature = "cuda")]
         if queues {
-            crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::MakeRoom);
+            let ended =
+                crate::drivers::cuda::take_ended(crate::drivers::cuda::pipeline::Drain::MakeRoom);
+            crate::task::end_queued(rt, id, ended);
         }
         if let Some(t) = rt.pop_for(id) {
             rebind_if_asked(rt, id);
@@ -70,7 +72,9 @@ pub(crate) fn run(rt: Arc<Runtime>, id: usize) {
         // Nothing to do: every task it queued ends before it idles.
         #[cfg(feature = "cuda")]
         if queues {
-            crate::task::end_queued(rt, id, crate::drivers::cuda::pipeline::Drain::All);
+            let ended =
+                crate::drivers::cuda::take_ended(crate::drivers::cuda::pipeline::Drain::All);
+            crate::task::end_queued(rt, id, ended);
         }
         if rt.is_stopping() {
             break;

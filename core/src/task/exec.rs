@@ -85,20 +85,19 @@ enum Ran {
     /// It is over (timed when the codelet has a model).
     Over(Option<TaskTimes>),
     /// Queued on a CUDA worker's stream, data still held (`STARPU_CUDA_PIPELINE`).
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     Queued,
 }
 
-/// Ends the tasks CUDA worker `worker_id` (the calling thread) queued on its stream that
-/// `drain` asks for: their data is released, and a kernel's error fails its task.
-#[cfg(feature = "cuda")]
-pub(crate) fn end_queued(
-    rt: &Runtime,
-    worker_id: usize,
-    drain: crate::drivers::cuda::pipeline::Drain,
-) {
+/// A task queued on a device's stream: the task, and when it started (profiling).
+pub(crate) type Queued = (TaskRef, Option<u64>);
+
+/// Ends tasks CUDA worker `worker_id` had queued on its stream (`Runtime::queue_device_task`)
+/// and whose kernels are over, each with its kernels' outcome: their data is released, and
+/// a kernel's error fails its task.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn end_queued(rt: &Runtime, worker_id: usize, ended: Vec<(Queued, Result<()>)>) {
     let node = rt.workers[worker_id].node;
-    for ((task, started), r) in crate::drivers::cuda::take_ended(drain) {
+    for ((task, started), r) in ended {
         let spec = task.spec().expect("queued tasks were submitted");
         for a in spec.accesses.iter() {
             a.handle.end_access(worker_id, node, a.mode);
@@ -197,8 +196,7 @@ fn run_kernel(
                 }
             };
             task.set_sched_impl(nimpl);
-            let queue = may_queue(kind, cl, nimpl, team.is_some());
-            let _ = started; // (read where the task is queued: builds with CUDA)
+            let queue = may_queue(rt, kind, cl, nimpl, team.is_some());
             let call = KernelCall::new(&buffers, task, spec, worker_id, nimpl)
                 .on_device(node != crate::memory::MAIN_RAM);
             let run = || match &team {
@@ -230,9 +228,8 @@ fn run_kernel(
                 None => (run(), None),
             };
             match r {
-                #[cfg(feature = "cuda")]
                 Ok(Ok(())) if queue => {
-                    return match crate::drivers::cuda::queue((task.clone(), started)) {
+                    return match rt.queue_device_task(task.clone(), started) {
                         Ok(()) => Ok(Ran::Queued),
                         Err(e) => {
                             // Not queued: the stream is waited for here.
@@ -273,23 +270,21 @@ fn run_kernel(
 /// after it returns (`STARPU_CUDA_PIPELINE`): an asynchronous CUDA implementation
 /// (`STARPU_CUDA_ASYNC`) of a sequential task, on a worker whose pipeline is on. Tasks
 /// with a performance model wait for their kernels: their time is measured around them.
-fn may_queue(kind: worker::WorkerKind, cl: &super::Codelet, nimpl: usize, team: bool) -> bool {
-    #[cfg(feature = "cuda")]
-    {
-        kind == worker::WorkerKind::Cuda
-            && !team
-            && cl.model.is_none()
-            && cl
-                .cuda_flags
-                .get(nimpl)
-                .is_some_and(|f| f & super::CUDA_ASYNC != 0)
-            && crate::drivers::cuda::may_queue()
-    }
-    #[cfg(not(feature = "cuda"))]
-    {
-        let _ = (kind, cl, nimpl, team);
-        false
-    }
+fn may_queue(
+    rt: &Runtime,
+    kind: worker::WorkerKind,
+    cl: &super::Codelet,
+    nimpl: usize,
+    team: bool,
+) -> bool {
+    kind == worker::WorkerKind::Cuda
+        && !team
+        && cl.model.is_none()
+        && cl
+            .cuda_flags
+            .get(nimpl)
+            .is_some_and(|f| f & super::CUDA_ASYNC != 0)
+        && rt.may_queue_device_task()
 }
 
 /// The task's work is over (kernel ran, or there was none): callbacks, then its end unless

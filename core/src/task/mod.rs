@@ -34,10 +34,10 @@ pub use codelet::{
     OpenClKernel, CUDA_ASYNC, OPENCL_ASYNC,
 };
 pub use completion::CompletionQueue;
-#[cfg(feature = "cuda")]
-pub(crate) use exec::end_queued;
 pub(crate) use exec::{complete, execute, finish_without_running, guarded, guarded_current};
 pub use exec::{current_task, end_dep_release};
+#[cfg(feature = "cuda")]
+pub(crate) use exec::{end_queued, Queued};
 pub(crate) use graph::Successors;
 pub use hooks::Hooks;
 pub use kernel::KernelCall;

@@ -34,6 +34,7 @@ pub use module::Module;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::task::Queued;
 use cudarc::driver::sys::{self, CUstream};
 use pipeline::{Completion, Drain, Pipeline};
 use std::cell::RefCell;
@@ -77,9 +78,6 @@ pub struct WorkerContext {
     /// The tasks queued on the stream (`STARPU_CUDA_PIPELINE`).
     queued: RefCell<Pipeline<Queued, StreamEvent>>,
 }
-
-/// A task queued on a worker's stream: the task, and when it started (profiling).
-pub(crate) type Queued = (crate::task::TaskRef, Option<u64>);
 
 /// An event recorded on a worker's stream after a task's kernels.
 pub(crate) struct StreamEvent(sys::CUevent);
