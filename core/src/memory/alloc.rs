@@ -12,6 +12,10 @@ use super::Limits;
 use crate::error::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
+
+/// How long a task's fetch waits for room on a full node whose data cannot leave yet.
+const EVICTION_PATIENCE: Duration = Duration::from_secs(2);
 
 /// Data with a buffer on a device node, as the node's allocator sees it. Every method
 /// must return at once (never wait for a lock another thread may hold while allocating).
@@ -102,6 +106,7 @@ impl Allocator {
             return Ok(h);
         }
         let mut last_err = None;
+        let (mut waited, mut nap) = (Duration::ZERO, Duration::from_micros(50));
         loop {
             if self.fits(size) {
                 // Counted first, so that concurrent allocations do not both fit.
@@ -118,6 +123,17 @@ impl Allocator {
                 continue;
             }
             if may_evict && self.evict_lru(node) > 0 {
+                continue;
+            }
+            // What holds the node may be leaving: data being copied out for a task on
+            // another worker, a task about to release its buffers, a handle another thread
+            // has locked for a moment (eviction only tries its lock). A task's fetch waits
+            // for that, as StarPU retries the request, but not for ever: data that can never
+            // fit (a task asking more than the node holds) fails rather than hangs.
+            if may_evict && waited < EVICTION_PATIENCE {
+                std::thread::sleep(nap);
+                waited += nap;
+                nap = (nap * 2).min(Duration::from_millis(5));
                 continue;
             }
             return Err(last_err.unwrap_or_else(|| {
