@@ -3,6 +3,7 @@ package fr.labri.hpccloud.starpu.opencl;
 import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.InvalidArgumentException;
 import fr.labri.hpccloud.starpu.NoDeviceException;
+import fr.labri.hpccloud.starpu.RuntimeFixture;
 import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.TaskFailedException;
@@ -24,9 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -40,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * OpenCL implementations of Java codelets, on a real OpenCL device: PoCL where there is no
@@ -82,30 +79,19 @@ class OpenCLTest {
 
 	/** Starts a runtime of one CPU worker and {@code nopencl} OpenCL workers. */
 	static void start(int nopencl) {
-		StarPU.init(Map.of("STARPU_NCPU", "1", "STARPU_NOPENCL", Integer.toString(nopencl), "STARPU_SCHED", "eager",
-				"STARPU_SILENT", "1"));
+		RuntimeFixture.startOneCpuAnd("STARPU_NOPENCL", nopencl);
 	}
 
 	/** Starts a runtime with one OpenCL worker, or skips the test (with the reason) when there is no device. */
 	static void startWithDevice() {
 		start(1);
-		if (StarPU.workerCount(WorkerType.OPENCL) == 0) {
-			StarPU.shutdown();
-		}
-		assumeTrue(StarPU.isInitialized(),
-				"no OpenCL device (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)");
+		RuntimeFixture.keepIfItHas(WorkerType.OPENCL, false, "no OpenCL device",
+				" (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)");
 	}
 
 	@AfterEach
 	void stop() {
-		if (StarPU.isInitialized()) {
-			try {
-				StarPU.taskWaitForAll();
-			} catch (StarPUException reportedByTheTest) {
-				// Failures a test provoked on purpose.
-			}
-			StarPU.shutdown();
-		}
+		RuntimeFixture.stopRuntime();
 	}
 
 	/** An OpenCL-only codelet of {@code modes} running {@code body}. */
@@ -130,25 +116,10 @@ class OpenCLTest {
 
 	/** A codelet of one RW buffer with both implementations: {@code cpu} and {@code device}. */
 	static Codelet both(Consumer<DataHandle[]> cpu, Consumer<OpenCLCall> device) {
-		return new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-				cpu.accept(b);
-			}
-
+		return new RuntimeFixture.CpuAndDevice(cpu, WorkerType.OPENCL) {
 			@Override
 			public void runOpenCL(OpenCLCall call) {
 				device.accept(call);
-			}
-
-			@Override
-			public Set<WorkerType> getWhere() {
-				return EnumSet.of(WorkerType.CPU, WorkerType.OPENCL);
-			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[] { STARPU_RW };
 			}
 		};
 	}
@@ -201,20 +172,12 @@ class OpenCLTest {
 	@Test
 	void cpuAndOpenCLTasksAlternateOnOneVectorInSubmissionOrder() {
 		startWithDevice();
-		Codelet timesTwo = new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-				LongVectorHandle v = (LongVectorHandle) b[0];
-				for (int i = 0; i < v.getSize(); i++) {
-					v.setValueAt(i, 2 * v.getValueAt(i));
-				}
+		Codelet timesTwo = RuntimeFixture.codelet(null, new AccessMode[] { STARPU_RW }, b -> {
+			LongVectorHandle v = (LongVectorHandle) b[0];
+			for (int i = 0; i < v.getSize(); i++) {
+				v.setValueAt(i, 2 * v.getValueAt(i));
 			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[] { STARPU_RW };
-			}
-		};
+		});
 		try (LongVectorHandle v = LongVectorHandle.register(64)) {
 			for (int i = 0; i < 64; i++) {
 				v.setValueAt(i, i);
