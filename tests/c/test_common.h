@@ -65,6 +65,43 @@ static inline void tc_init(void)
 	tc_init_ncpus(-1);
 }
 
+/* A CPU function doing nothing, for the tasks whose running alone a test observes. */
+static inline void tc_noop(void *buffers[], void *arg)
+{
+	(void)buffers;
+	(void)arg;
+}
+
+/* starpu_init with one CPU worker and the OpenCL devices there are; without any, say so
+ * and exit 78 (skipped). */
+static inline void tc_init_opencl(void)
+{
+	tc_init_ncpus(1);
+	if (starpu_opencl_worker_get_count() == 0) {
+		fprintf(stderr, "skipped: no OpenCL device (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)\n");
+		starpu_shutdown();
+		exit(78);
+	}
+}
+
+/* The whole main() of a test of what this libstarpu was built without: skipped (78). */
+#define TC_SKIPPED_MAIN(why)                                                   \
+	int main(void)                                                         \
+	{                                                                      \
+		printf("skipped: %s\n", why);                                 \
+		return 78;                                                     \
+	}
+
+/* Checks that the tasks ran in the order of priorities `want` (n of them): `got` holds
+ * the priorities of the `ngot` tasks that ran, in the order they ran. */
+static inline void tc_check_priorities(const char *what, const int *got, int ngot, const int *want, int n)
+{
+	CHECK(ngot == n, "%s: %d tasks ran, %d expected", what, ngot, n);
+	for (int i = 0; i < n && i < ngot; i++)
+		CHECK(got[i] == want[i], "%s: task %d had priority %d, expected %d", what, i, got[i],
+		      want[i]);
+}
+
 /* End of main(): one summary line, and the exit status. */
 static inline int tc_finish(const char *name)
 {
