@@ -1,6 +1,7 @@
 package fr.labri.hpccloud.starpu.cuda;
 
 import fr.labri.hpccloud.starpu.Codelet;
+import fr.labri.hpccloud.starpu.DeviceCases;
 import fr.labri.hpccloud.starpu.InvalidArgumentException;
 import fr.labri.hpccloud.starpu.NoDeviceException;
 import fr.labri.hpccloud.starpu.RuntimeFixture;
@@ -11,7 +12,6 @@ import fr.labri.hpccloud.starpu.WorkerType;
 import fr.labri.hpccloud.starpu.data.DataHandle;
 import fr.labri.hpccloud.starpu.data.DataHandle.AccessMode;
 import fr.labri.hpccloud.starpu.data.Filter;
-import fr.labri.hpccloud.starpu.data.FloatVectorHandle;
 import fr.labri.hpccloud.starpu.data.LongMatrixHandle;
 import fr.labri.hpccloud.starpu.data.LongVectorHandle;
 import org.junit.jupiter.api.AfterEach;
@@ -151,22 +151,12 @@ class CudaTest {
 	void gpuACudaOnlyCodeletComputesOnTheGpuAndJavaReadsTheResult() {
 		startWithGpu();
 		AtomicReference<String> device = new AtomicReference<>();
-		try (FloatVectorHandle v = FloatVectorHandle.register(1000)) {
-			for (int i = 0; i < 1000; i++) {
-				v.setValueAt(i, i);
-			}
-			StarPU.submitTask(cuda("scale", call -> {
-				device.set(call.getDeviceId() + ":" + call.getDeviceName());
-				DeviceBuffer b = call.getBuffer(0);
-				int n = (int) b.getCount();
-				call.kernel(PROGRAM, "scale").arg(b).arg(n).arg(3f).launch((n + 255) / 256, 256);
-			}), true, v);
-			v.acquire();
-			for (int i = 0; i < 1000; i++) {
-				assertEquals(3f * i, v.getValueAt(i), "element " + i);
-			}
-			v.release();
-		}
+		DeviceCases.scalesAThousandFloatsByThree(cuda("scale", call -> {
+			device.set(call.getDeviceId() + ":" + call.getDeviceName());
+			DeviceBuffer b = call.getBuffer(0);
+			int n = (int) b.getCount();
+			call.kernel(PROGRAM, "scale").arg(b).arg(n).arg(3f).launch((n + 255) / 256, 256);
+		}));
 		assertTrue(device.get().startsWith("0:") && device.get().length() > 2, device.get());
 	}
 
@@ -174,28 +164,11 @@ class CudaTest {
 	void gpuCpuAndGpuTasksShareOneVector() {
 		startWithGpu();
 		AtomicInteger onCpu = new AtomicInteger(), onGpu = new AtomicInteger();
-		Codelet add = both(b -> {
-			onCpu.incrementAndGet();
-			LongVectorHandle v = (LongVectorHandle) b[0];
-			for (int i = 0; i < v.getSize(); i++) {
-				v.setValueAt(i, v.getValueAt(i) + 1);
-			}
-		}, call -> {
+		Codelet add = both(DeviceCases.addOne(onCpu), call -> {
 			onGpu.incrementAndGet();
 			addOnGpu(1).runCUDA(call);
 		});
-		try (LongVectorHandle v = LongVectorHandle.register(16)) {
-			for (int t = 0; t < 40; t++) {
-				StarPU.submitTask(add, false, v);
-			}
-			StarPU.submitTask(addOnGpu(100), false, v);
-			StarPU.taskWaitForAll();
-			v.acquire();
-			for (int i = 0; i < 16; i++) {
-				assertEquals(140, v.getValueAt(i));
-			}
-			v.release();
-		}
+		DeviceCases.addsFortyTimes(add, addOnGpu(100), 140);
 		assertEquals(40, onCpu.get() + onGpu.get());
 	}
 
@@ -219,11 +192,7 @@ class CudaTest {
 			StarPU.submitTask(fill(100), false, m.getSubData(1));
 			StarPU.taskWaitForAll();
 			m.unpartition();
-			for (int y = 0; y < 3; y++) {
-				for (int x = 0; x < 4; x++) {
-					assertEquals(100 * (x / 2) + 10 * y + x % 2, m.getValueAt(x, y), "(" + x + ", " + y + ")");
-				}
-			}
+			DeviceCases.assertHalvesFilled(m);
 		}
 	}
 

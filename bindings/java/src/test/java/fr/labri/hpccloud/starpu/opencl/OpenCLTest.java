@@ -1,6 +1,7 @@
 package fr.labri.hpccloud.starpu.opencl;
 
 import fr.labri.hpccloud.starpu.Codelet;
+import fr.labri.hpccloud.starpu.DeviceCases;
 import fr.labri.hpccloud.starpu.InvalidArgumentException;
 import fr.labri.hpccloud.starpu.NoDeviceException;
 import fr.labri.hpccloud.starpu.RuntimeFixture;
@@ -13,7 +14,6 @@ import fr.labri.hpccloud.starpu.data.DataHandle.AccessMode;
 import fr.labri.hpccloud.starpu.data.DoubleVariableHandle;
 import fr.labri.hpccloud.starpu.data.DoubleVectorHandle;
 import fr.labri.hpccloud.starpu.data.Filter;
-import fr.labri.hpccloud.starpu.data.FloatVectorHandle;
 import fr.labri.hpccloud.starpu.data.IntegerVectorHandle;
 import fr.labri.hpccloud.starpu.data.LongMatrixHandle;
 import fr.labri.hpccloud.starpu.data.LongVectorHandle;
@@ -149,22 +149,11 @@ class OpenCLTest {
 		assertEquals(1, StarPU.workerCount(WorkerType.CPU));
 		AtomicReference<String> device = new AtomicReference<>();
 		AtomicInteger worker = new AtomicInteger(-1);
-		try (FloatVectorHandle v = FloatVectorHandle.register(1000)) {
-			for (int i = 0; i < 1000; i++) {
-				v.setValueAt(i, i);
-			}
-			Codelet observed = opencl("observed", call -> {
-				device.set(call.getDeviceId() + ":" + call.getDeviceName());
-				worker.set(StarPU.workerId());
-				scale(3).runOpenCL(call);
-			}, STARPU_RW);
-			StarPU.submitTask(observed, true, v);
-			v.acquire();
-			for (int i = 0; i < 1000; i++) {
-				assertEquals(3f * i, v.getValueAt(i), "element " + i);
-			}
-			v.release();
-		}
+		DeviceCases.scalesAThousandFloatsByThree(opencl("observed", call -> {
+			device.set(call.getDeviceId() + ":" + call.getDeviceName());
+			worker.set(StarPU.workerId());
+			scale(3).runOpenCL(call);
+		}, STARPU_RW));
 		assertTrue(device.get().startsWith("0:") && device.get().length() > 2, device.get());
 		assertEquals(1, worker.get(), "the OpenCL worker comes after the CPU worker");
 	}
@@ -203,27 +192,11 @@ class OpenCLTest {
 	void aCodeletWithBothImplementationsRunsEachTaskOnceOnEitherKind() {
 		startWithDevice();
 		AtomicInteger onCpu = new AtomicInteger(), onDevice = new AtomicInteger();
-		Codelet add = both(b -> {
-			onCpu.incrementAndGet();
-			LongVectorHandle v = (LongVectorHandle) b[0];
-			for (int i = 0; i < v.getSize(); i++) {
-				v.setValueAt(i, v.getValueAt(i) + 1);
-			}
-		}, call -> {
+		Codelet add = both(DeviceCases.addOne(onCpu), call -> {
 			onDevice.incrementAndGet();
 			addOnDevice(1).runOpenCL(call);
 		});
-		try (LongVectorHandle v = LongVectorHandle.register(16)) {
-			for (int t = 0; t < 40; t++) {
-				StarPU.submitTask(add, false, v);
-			}
-			StarPU.taskWaitForAll();
-			v.acquire();
-			for (int i = 0; i < 16; i++) {
-				assertEquals(40, v.getValueAt(i));
-			}
-			v.release();
-		}
+		DeviceCases.addsFortyTimes(add, null, 40);
 		assertEquals(40, onCpu.get() + onDevice.get());
 	}
 
@@ -281,11 +254,7 @@ class OpenCLTest {
 			StarPU.submitTask(fill(100, 2, 2, 3, 4), false, m.getSubData(1));
 			StarPU.taskWaitForAll();
 			m.unpartition();
-			for (int y = 0; y < 3; y++) {
-				for (int x = 0; x < 4; x++) {
-					assertEquals(100 * (x / 2) + 10 * y + x % 2, m.getValueAt(x, y), "(" + x + ", " + y + ")");
-				}
-			}
+			DeviceCases.assertHalvesFilled(m);
 		}
 	}
 
