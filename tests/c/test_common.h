@@ -1,4 +1,5 @@
-/* Small helpers shared by the C API tests in tests/c.
+/* Small helpers shared by the C API tests in tests/c (and, through
+ * tests/mpi/mpi_test.h, the StarPU-MPI tests).
  *
  * Every test exits 0 only when every value it computed is right; each failed
  * check prints what was expected and what was found, and the test then
@@ -17,13 +18,20 @@
 
 static int tc_failures;
 
+/* What a failure message starts with: nothing here; tests/mpi/mpi_test.h, which includes
+ * this file, names the rank. */
+#ifndef TC_WHO_FMT
+#define TC_WHO_FMT ""
+#define TC_WHO_ARGS
+#endif
+
 /* CHECK(cond, fmt, ...): record a failure (and say why) when cond is false. */
 #define CHECK(cond, ...)                                                       \
 	do {                                                                   \
 		if (!(cond)) {                                                 \
 			tc_failures++;                                         \
-			fprintf(stderr, "%s:%d: check failed: %s: ",           \
-				__FILE__, __LINE__, #cond);                    \
+			fprintf(stderr, TC_WHO_FMT "%s:%d: check failed: %s: ", \
+				TC_WHO_ARGS __FILE__, __LINE__, #cond);        \
 			fprintf(stderr, __VA_ARGS__);                          \
 			fputc('\n', stderr);                                   \
 		}                                                              \
@@ -34,8 +42,8 @@ static int tc_failures;
 	do {                                                                   \
 		int tc_ret_ = (call);                                          \
 		if (tc_ret_ != 0) {                                            \
-			fprintf(stderr, "%s:%d: %s returned %d\n",             \
-				__FILE__, __LINE__, #call, tc_ret_);           \
+			fprintf(stderr, TC_WHO_FMT "%s:%d: %s returned %d\n",  \
+				TC_WHO_ARGS __FILE__, __LINE__, #call, tc_ret_); \
 			exit(1);                                               \
 		}                                                              \
 	} while (0)
