@@ -80,6 +80,31 @@ static inline void tc_noop(void *buffers[], void *arg)
 	(void)arg;
 }
 
+/* m = m * a + b on every element of `buf`, a matrix of ints. */
+static inline void tc_matrix_affine(void *buf, int a, int b)
+{
+	int nx = STARPU_MATRIX_GET_NX(buf), ny = STARPU_MATRIX_GET_NY(buf);
+	int ld = STARPU_MATRIX_GET_LD(buf);
+	int *m = (int *)STARPU_MATRIX_GET_PTR(buf);
+	for (int y = 0; y < ny; y++)
+		for (int x = 0; x < nx; x++)
+			m[y * ld + x] = m[y * ld + x] * a + b;
+}
+
+/* How many elements (x, y) of `buf`, a matrix of ints that is the piece at (x0, y0) of a
+ * whole matrix, differ from want(x0 + x, y0 + y, k). */
+static inline int tc_matrix_mismatches(void *buf, int x0, int y0, int (*want)(int x, int y, int k), int k)
+{
+	int nx = STARPU_MATRIX_GET_NX(buf), ny = STARPU_MATRIX_GET_NY(buf);
+	int ld = STARPU_MATRIX_GET_LD(buf);
+	const int *m = (const int *)STARPU_MATRIX_GET_PTR(buf);
+	int bad = 0;
+	for (int y = 0; y < ny; y++)
+		for (int x = 0; x < nx; x++)
+			bad += m[y * ld + x] != want(x0 + x, y0 + y, k);
+	return bad;
+}
+
 /* starpu_init with one CPU worker and the OpenCL devices there are; without any, say so
  * and exit 78 (skipped). */
 static inline void tc_init_opencl(void)
