@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::points::{self, multiformat_of};
 use starpu_core::drivers::cuda::{self, Module};
 use starpu_core::memory::Limits;
 use starpu_core::task::where_mask;
@@ -423,14 +424,6 @@ extern "C" __global__ void scale_soa(float *soa, unsigned n) {
 
 const POINTS: usize = 50;
 
-/// The multiformat description a kernel was given (its only buffer).
-fn multiformat_of(
-    call: &starpu_core::task::KernelCall,
-) -> starpu_core::data::interfaces::MultiformatInterface {
-    // SAFETY: the task's only buffer is multiformat data.
-    unsafe { *(call.buffers()[0] as *const starpu_core::data::interfaces::MultiformatInterface) }
-}
-
 /// A CUDA implementation launching `name` over the multiformat buffer's points, given the
 /// CPU format's device address first when `both`, then the CUDA format's.
 fn soa_kernel(
@@ -477,9 +470,7 @@ impl Points {
                 cpu_to_cuda_cl: std::ptr::null_mut(),
                 cuda_to_cpu_cl: std::ptr::null_mut(),
             }),
-            points: (0..POINTS)
-                .flat_map(|i| [i as f32, 100.0 + i as f32])
-                .collect(),
+            points: points::points(POINTS),
             to_gpu: Arc::new(AtomicUsize::new(0)),
             to_cpu: Arc::new(AtomicUsize::new(0)),
             scale: Arc::new(
@@ -487,25 +478,12 @@ impl Points {
                     .modes([AccessMode::RW])
                     .cuda(soa_kernel(module, "scale_soa", false)),
             ),
-            add1: Arc::new(
-                Codelet::new("add1_aos")
-                    .modes([AccessMode::RW])
-                    .cpu(|call| {
-                        let m = multiformat_of(call);
-                        // SAFETY: a CPU task sees the CPU format in main RAM.
-                        let aos = unsafe {
-                            std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * POINTS)
-                        };
-                        aos.iter_mut().step_by(2).for_each(|x| *x += 1.0);
-                        Ok(())
-                    }),
-            ),
+            add1: points::add1_aos(),
         }
     }
 
     /// The points registered in `rt` with their CUDA conversions.
     fn register(&mut self, rt: &Runtime) -> starpu_core::DataHandle {
-        use starpu_core::data::interfaces::MultiformatInterface;
         use starpu_core::task::multiformat::{set_conversions, Conversions};
         let convert = soa_kernel(
             Arc::new(Module::from_source(AOS_TO_SOA)),
@@ -517,34 +495,9 @@ impl Points {
             counted.fetch_add(1, Ordering::SeqCst);
             convert(call)
         });
-        let counted = self.to_cpu.clone();
-        let cuda_to_cpu = Codelet::new("soa_to_aos").cpu(move |call| {
-            counted.fetch_add(1, Ordering::SeqCst);
-            let m = multiformat_of(call);
-            let n = m.nx as usize;
-            // SAFETY: in main RAM both formats hold n points.
-            let (soa, aos) = unsafe {
-                (
-                    std::slice::from_raw_parts(m.cuda_ptr as *const f32, 2 * n),
-                    std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * n),
-                )
-            };
-            for i in 0..n {
-                (aos[2 * i], aos[2 * i + 1]) = (soa[i], soa[n + i]);
-            }
-            Ok(())
-        });
+        let cuda_to_cpu = points::soa_to_aos(self.to_cpu.clone(), |m| m.cuda_ptr);
         // SAFETY: `points` and `ops` outlive the handle (the tests unregister it).
-        let h = unsafe {
-            let iface = MultiformatInterface::new(
-                self.points.as_mut_ptr() as usize,
-                POINTS as u32,
-                &*self.ops,
-            )
-            .unwrap();
-            rt.register_foreign(iface, starpu_core::ElemKind::Unknown, None)
-                .unwrap()
-        };
+        let h = unsafe { points::register(rt, &mut self.points, &self.ops) };
         set_conversions(
             &h,
             Conversions {

@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::points::{self, multiformat_of};
 use starpu_core::drivers::opencl::Program;
 use starpu_core::{AccessMode, Codelet, Config, Runtime};
 use std::sync::{Arc, OnceLock};
@@ -355,14 +356,6 @@ __kernel void scale_soa(__global float *soa, unsigned n) {
     if (i < n) { soa[i] *= 2.0f; soa[n + i] += 1.0f; }
 }";
 
-/// The multiformat description a kernel was given.
-fn multiformat_of(
-    call: &starpu_core::task::KernelCall,
-) -> starpu_core::data::interfaces::MultiformatInterface {
-    // SAFETY: the task's only buffer is multiformat data.
-    unsafe { *(call.buffers()[0] as *const starpu_core::data::interfaces::MultiformatInterface) }
-}
-
 /// An OpenCL implementation launching `name` over the multiformat buffer's `nx` items,
 /// with the cl_mem of each format `formats` picks as arguments.
 fn soa_kernel(
@@ -387,7 +380,7 @@ fn soa_kernel(
 
 #[test]
 fn multiformat_data_is_converted_for_the_device_and_back() {
-    use starpu_core::data::interfaces::{MultiformatInterface, MultiformatOps};
+    use starpu_core::data::interfaces::MultiformatOps;
     use starpu_core::task::multiformat::{set_conversions, Conversions};
     use std::sync::atomic::{AtomicUsize, Ordering};
     let Some(rt) = runtime(1, None) else { return };
@@ -410,47 +403,16 @@ fn multiformat_data_is_converted_for_the_device_and_back() {
         counted.fetch_add(1, Ordering::SeqCst);
         convert(call)
     });
-    let counted = to_cpu.clone();
-    let opencl_to_cpu = Codelet::new("soa_to_aos").cpu(move |call| {
-        counted.fetch_add(1, Ordering::SeqCst);
-        let m = multiformat_of(call);
-        let n = m.nx as usize;
-        // SAFETY: in main RAM both formats hold n points.
-        let (soa, aos) = unsafe {
-            (
-                std::slice::from_raw_parts(m.opencl_ptr as *const f32, 2 * n),
-                std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * n),
-            )
-        };
-        for i in 0..n {
-            (aos[2 * i], aos[2 * i + 1]) = (soa[i], soa[n + i]);
-        }
-        Ok(())
-    });
+    let opencl_to_cpu = points::soa_to_aos(to_cpu.clone(), |m| m.opencl_ptr);
     let scale = Arc::new(
         Codelet::new("scale_soa")
             .modes([AccessMode::RW])
             .opencl(soa_kernel(program, "scale_soa", false)),
     );
-    let add1 = Arc::new(
-        Codelet::new("add1_aos")
-            .modes([AccessMode::RW])
-            .cpu(|call| {
-                let m = multiformat_of(call);
-                // SAFETY: a CPU task sees the CPU format in main RAM.
-                let aos = unsafe { std::slice::from_raw_parts_mut(m.cpu_ptr as *mut f32, 2 * N) };
-                aos.iter_mut().step_by(2).for_each(|x| *x += 1.0);
-                Ok(())
-            }),
-    );
-    let mut points: Box<[f32]> = (0..N).flat_map(|i| [i as f32, 100.0 + i as f32]).collect();
+    let add1 = points::add1_aos();
+    let mut points = points::points(N);
     // SAFETY: `points` and `ops` outlive the handle (unregistered below).
-    let h = unsafe {
-        let iface =
-            MultiformatInterface::new(points.as_mut_ptr() as usize, N as u32, &*ops).unwrap();
-        rt.register_foreign(iface, starpu_core::ElemKind::Unknown, None)
-            .unwrap()
-    };
+    let h = unsafe { points::register(&rt, &mut points, &ops) };
     set_conversions(
         &h,
         Conversions {

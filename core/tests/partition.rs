@@ -58,12 +58,27 @@ fn apply(rt: &Runtime, cl: &Arc<Codelet>, h: &DataHandle, a: i64, b: i64) {
         .unwrap();
 }
 
-/// Every child gets `x = x * 1 + 1000 * (index + 1)`; returns the final buffer.
+/// Cuts `h` by `f`, adds `1000 * (index + 1)` to every element of each piece and gathers
+/// the pieces back; returns how many there were.
+fn mark_pieces(rt: &Runtime, h: &DataHandle, f: &Filter) -> usize {
+    let parts = rt.partition(h, f).unwrap();
+    mark_children(rt, &parts);
+    rt.unpartition(h, 0).unwrap();
+    parts.len()
+}
+
+/// Every child gets `x = x * 1 + 1000 * (index + 1)`.
 fn mark_children(rt: &Runtime, children: &[DataHandle]) {
     let cl = affine();
     for (i, c) in children.iter().enumerate() {
         apply(rt, &cl, c, 1, 1000 * (i as i64 + 1));
     }
+}
+
+/// [`mark_pieces`], then the values of `h`, unregistered.
+fn marked(rt: &Runtime, h: &DataHandle, f: &Filter) -> Vec<i64> {
+    mark_pieces(rt, h, f);
+    rt.unregister_take::<Vec<i64>>(h).unwrap()
 }
 
 // ---------------------------------------------------------------- standard filters
@@ -94,10 +109,7 @@ fn vector_filters_cut_where_starpu_does() {
     ];
     for (f, expected) in cases {
         let v = rt.register_vector(vec![0i64; 10]).unwrap();
-        let parts = rt.partition(&v, &f).unwrap();
-        mark_children(&rt, &parts);
-        rt.unpartition(&v, 0).unwrap();
-        let got: Vec<i64> = rt.unregister_take::<Vec<i64>>(&v).unwrap();
+        let got = marked(&rt, &v, &f);
         let want: Vec<i64> = expected.iter().map(|&k| k * 1000).collect();
         assert_eq!(got, want);
     }
@@ -201,10 +213,7 @@ fn matrix_filters_cut_rows_columns_and_pick() {
     ];
     for (f, checks) in cases {
         let m = rt.register_matrix(fresh(), 4, 3, 5).unwrap();
-        let parts = rt.partition(&m, &f).unwrap();
-        mark_children(&rt, &parts);
-        rt.unpartition(&m, 0).unwrap();
-        let got = rt.unregister_take::<Vec<i64>>(&m).unwrap();
+        let got = marked(&rt, &m, &f);
         for (x, y, k) in checks {
             assert_eq!(got[at(x, y)], k * 1000, "({x}, {y})");
         }
@@ -241,10 +250,7 @@ fn block_and_tensor_filters_cover_every_axis() {
         let b = rt
             .register_block(vec![0i64; 24], [2, 3, 4], [2, 6])
             .unwrap();
-        let parts = rt.partition(&b, &f).unwrap();
-        mark_children(&rt, &parts);
-        rt.unpartition(&b, 0).unwrap();
-        let got = rt.unregister_take::<Vec<i64>>(&b).unwrap();
+        let got = marked(&rt, &b, &f);
         for (i, v) in got.iter().enumerate() {
             let coord = [i % 2, (i / 2) % 3, i / 6][axis];
             assert_eq!(*v, 1000 * (coord as i64 + 1), "axis {axis} element {i}");
@@ -269,10 +275,7 @@ fn block_and_tensor_filters_cover_every_axis() {
         let b = rt
             .register_block(vec![0i64; 24], [2, 3, 4], [2, 6])
             .unwrap();
-        let parts = rt.partition(&b, &f).unwrap();
-        mark_children(&rt, &parts);
-        rt.unpartition(&b, 0).unwrap();
-        let got = rt.unregister_take::<Vec<i64>>(&b).unwrap();
+        let got = marked(&rt, &b, &f);
         for (i, v) in got.iter().enumerate() {
             assert_eq!(*v, 1000 * want(i % 2, (i / 2) % 3, i / 6), "element {i}");
         }
@@ -283,10 +286,7 @@ fn block_and_tensor_filters_cover_every_axis() {
             .register_tensor(vec![0i64; 24], [2, 2, 2, 3], [2, 4, 8])
             .unwrap();
         let n = if axis == 3 { 3 } else { 2 };
-        let parts = rt.partition(&t, &Filter::tensor_split(n, axis, 0)).unwrap();
-        mark_children(&rt, &parts);
-        rt.unpartition(&t, 0).unwrap();
-        let got = rt.unregister_take::<Vec<i64>>(&t).unwrap();
+        let got = marked(&rt, &t, &Filter::tensor_split(n, axis, 0));
         for (i, v) in got.iter().enumerate() {
             let coord = [i % 2, (i / 2) % 2, (i / 4) % 2, i / 8][axis];
             assert_eq!(*v, 1000 * (coord as i64 + 1), "axis {axis} element {i}");
@@ -295,17 +295,8 @@ fn block_and_tensor_filters_cover_every_axis() {
     let t = rt
         .register_tensor(vec![0i64; 24], [2, 2, 2, 3], [2, 4, 8])
         .unwrap();
-    let parts = rt
-        .partition(&t, &Filter::tensor_pick_block(2, 3, 1))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&t, 0).unwrap();
-    let parts = rt
-        .partition(&t, &Filter::tensor_pick_variable(1, [1, 1, 1, 0]))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&t, 0).unwrap();
-    let got = rt.unregister_take::<Vec<i64>>(&t).unwrap();
+    mark_pieces(&rt, &t, &Filter::tensor_pick_block(2, 3, 1));
+    let got = marked(&rt, &t, &Filter::tensor_pick_variable(1, [1, 1, 1, 0]));
     let want: Vec<i64> = (0..24)
         .map(|i| match (i, i / 8) {
             (7, _) => 1000,
@@ -332,10 +323,7 @@ fn ndim_filters_cut_into_every_rank() {
         (Filter::ndim_to_block(2, 2), 2),
     ] {
         let h = reg(&rt);
-        let parts = rt.partition(&h, &f).unwrap();
-        mark_children(&rt, &parts);
-        rt.unpartition(&h, 0).unwrap();
-        let got = rt.unregister_take::<Vec<i64>>(&h).unwrap();
+        let got = marked(&rt, &h, &f);
         for (i, v) in got.iter().enumerate() {
             let c = coords(i)[axis];
             let part = if axis == 2 { c / 2 } else { c };
@@ -348,10 +336,7 @@ fn ndim_filters_cut_into_every_rank() {
         (Filter::ndim_pick_matrix(2, 1, 0), 1, 0),
     ] {
         let h = reg(&rt);
-        let parts = rt.partition(&h, &f).unwrap();
-        assert_eq!(parts.len(), 2);
-        mark_children(&rt, &parts);
-        rt.unpartition(&h, 0).unwrap();
+        assert_eq!(mark_pieces(&rt, &h, &f), 2);
         let got = rt.unregister_take::<Vec<i64>>(&h).unwrap();
         for (i, v) in got.iter().enumerate() {
             let c = coords(i)[axis];
@@ -364,24 +349,13 @@ fn ndim_filters_cut_into_every_rank() {
         }
     }
     let h = reg(&rt);
-    let parts = rt
-        .partition(&h, &Filter::ndim_pick_variable(1, vec![1, 2, 3]))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&h, 0).unwrap();
-    let got = rt.unregister_take::<Vec<i64>>(&h).unwrap();
+    let got = marked(&rt, &h, &Filter::ndim_pick_variable(1, vec![1, 2, 3]));
     assert_eq!(got[1 + 2 * 2 + 3 * 6], 1000);
     assert_eq!(got.iter().sum::<i64>(), 1000);
     // Lower ranks: 2-D to matrices and vectors, 1-D to vectors and variables, 4-D/5-D.
     let m = rt.register_ndim(vec![0i64; 6], &[3, 2], &[3]).unwrap();
-    let parts = rt.partition(&m, &Filter::ndim_to_matrix(2, 1)).unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&m, 0).unwrap();
-    let parts = rt
-        .partition(&m, &Filter::ndim_pick_vector(2, 1, 0))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&m, 0).unwrap();
+    mark_pieces(&rt, &m, &Filter::ndim_to_matrix(2, 1));
+    mark_pieces(&rt, &m, &Filter::ndim_pick_vector(2, 1, 0));
     assert_eq!(
         rt.unregister_take::<Vec<i64>>(&m).unwrap(),
         vec![2000, 2000, 2000, 4000, 4000, 4000]
@@ -394,14 +368,8 @@ fn ndim_filters_cut_into_every_rank() {
     assert!(e.message.contains("contiguous"), "{}", e.message);
     rt.unregister(&m, true).unwrap();
     let line = rt.register_ndim(vec![0i64; 4], &[4], &[]).unwrap();
-    let parts = rt.partition(&line, &Filter::ndim_to_vector(2)).unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&line, 0).unwrap();
-    let parts = rt
-        .partition(&line, &Filter::ndim_1d_pick_variable(2, 1))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&line, 0).unwrap();
+    mark_pieces(&rt, &line, &Filter::ndim_to_vector(2));
+    mark_pieces(&rt, &line, &Filter::ndim_1d_pick_variable(2, 1));
     assert_eq!(
         rt.unregister_take::<Vec<i64>>(&line).unwrap(),
         vec![1000, 2000, 4000, 2000]
@@ -409,27 +377,15 @@ fn ndim_filters_cut_into_every_rank() {
     let t4 = rt
         .register_ndim(vec![0i64; 16], &[2, 2, 2, 2], &[2, 4, 8])
         .unwrap();
-    let parts = rt.partition(&t4, &Filter::ndim_to_tensor(2, 3)).unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&t4, 0).unwrap();
-    let parts = rt
-        .partition(&t4, &Filter::ndim_pick_block(1, 3, 1))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&t4, 0).unwrap();
-    let got = rt.unregister_take::<Vec<i64>>(&t4).unwrap();
+    mark_pieces(&rt, &t4, &Filter::ndim_to_tensor(2, 3));
+    let got = marked(&rt, &t4, &Filter::ndim_pick_block(1, 3, 1));
     for (i, v) in got.iter().enumerate() {
         assert_eq!(*v, if i < 8 { 1000 } else { 3000 }, "element {i}");
     }
     let t5 = rt
         .register_ndim(vec![0i64; 32], &[2, 2, 2, 2, 2], &[2, 4, 8, 16])
         .unwrap();
-    let parts = rt
-        .partition(&t5, &Filter::ndim_pick_tensor(2, 4, 0))
-        .unwrap();
-    mark_children(&rt, &parts);
-    rt.unpartition(&t5, 0).unwrap();
-    let got = rt.unregister_take::<Vec<i64>>(&t5).unwrap();
+    let got = marked(&rt, &t5, &Filter::ndim_pick_tensor(2, 4, 0));
     assert!(got[..16].iter().all(|&v| v == 1000) && got[16..].iter().all(|&v| v == 2000));
     // Wrong ranks are refused.
     let h = reg(&rt);
@@ -507,6 +463,18 @@ fn fmultiple_matrix(rt: &Runtime) -> (DataHandle, Vec<DataHandle>, Vec<DataHandl
     (m, vert, horiz)
 }
 
+/// Checks the values of `m` after the plans tests' computation: whole x*2, vertical
+/// halves +1 and +2, horizontal halves x*3 and x*5, whole +7 (and unregisters it).
+fn check_plans_result(rt: &Runtime, m: &DataHandle) {
+    let got = rt.unregister_take::<Vec<i64>>(m).unwrap();
+    for (i, v) in got.iter().enumerate() {
+        let (x, y) = ((i % 6) as i64, (i / 6) as i64);
+        let add = if x < 3 { 1 } else { 2 };
+        let mul = if y < 3 { 3 } else { 5 };
+        assert_eq!(*v, ((x + 100 * y) * 2 + add) * mul + 7, "({x}, {y})");
+    }
+}
+
 #[test]
 fn explicit_plans_switch_between_views_in_submission_order() {
     let rt = runtime(2);
@@ -527,13 +495,7 @@ fn explicit_plans_switch_between_views_in_submission_order() {
     rt.partition_clean(&m, &vert, None).unwrap();
     rt.partition_clean(&m, &horiz, None).unwrap();
     assert_eq!(m.nplans(), 0);
-    let got = rt.unregister_take::<Vec<i64>>(&m).unwrap();
-    for (i, v) in got.iter().enumerate() {
-        let (x, y) = ((i % 6) as i64, (i / 6) as i64);
-        let add = if x < 3 { 1 } else { 2 };
-        let mul = if y < 3 { 3 } else { 5 };
-        assert_eq!(*v, ((x + 100 * y) * 2 + add) * mul + 7, "({x}, {y})");
-    }
+    check_plans_result(&rt, &m);
     rt.shutdown();
 }
 
@@ -551,13 +513,7 @@ fn implicit_plans_switch_by_themselves() {
     apply(&rt, &cl, &m, 1, 7);
     rt.partition_clean(&m, &vert, None).unwrap();
     rt.partition_clean(&m, &horiz, None).unwrap();
-    let got = rt.unregister_take::<Vec<i64>>(&m).unwrap();
-    for (i, v) in got.iter().enumerate() {
-        let (x, y) = ((i % 6) as i64, (i / 6) as i64);
-        let add = if x < 3 { 1 } else { 2 };
-        let mul = if y < 3 { 3 } else { 5 };
-        assert_eq!(*v, ((x + 100 * y) * 2 + add) * mul + 7, "({x}, {y})");
-    }
+    check_plans_result(&rt, &m);
     rt.shutdown();
 }
 

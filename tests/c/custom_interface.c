@@ -13,45 +13,7 @@
  *     pair as two vector handles.
  */
 #include "test_common.h"
-
-struct pair_interface {
-	double *x;
-	double *y;
-	uint32_t n;
-};
-
-#define PAIR_X(i) (((struct pair_interface *)(i))->x)
-#define PAIR_Y(i) (((struct pair_interface *)(i))->y)
-#define PAIR_N(i) (((struct pair_interface *)(i))->n)
-
-static void pair_register_data_handle(starpu_data_handle_t handle, int home_node, void *data_interface)
-{
-	struct pair_interface *p = data_interface;
-	for (unsigned node = 0; node < STARPU_MAXNODES; node++) {
-		struct pair_interface *local = starpu_data_get_interface_on_node(handle, node);
-		local->n = p->n;
-		local->x = (int)node == home_node ? p->x : NULL;
-		local->y = (int)node == home_node ? p->y : NULL;
-	}
-}
-
-static starpu_ssize_t pair_allocate(void *data_interface, unsigned node)
-{
-	struct pair_interface *p = data_interface;
-	size_t size = p->n * sizeof(double);
-	p->x = (double *)starpu_malloc_on_node(node, size);
-	p->y = (double *)starpu_malloc_on_node(node, size);
-	if (!p->x || !p->y)
-		return -ENOMEM;
-	return 2 * size;
-}
-
-static void pair_free(void *data_interface, unsigned node)
-{
-	struct pair_interface *p = data_interface;
-	starpu_free_on_node(node, (uintptr_t)p->x, p->n * sizeof(double));
-	starpu_free_on_node(node, (uintptr_t)p->y, p->n * sizeof(double));
-}
+#include "pair_interface.h"
 
 static int pair_copy(void *src_interface, unsigned src_node, void *dst_interface, unsigned dst_node, void *async_data)
 {
@@ -62,12 +24,6 @@ static int pair_copy(void *src_interface, unsigned src_node, void *dst_interface
 	if (starpu_interface_copy((uintptr_t)s->y, 0, src_node, (uintptr_t)d->y, 0, dst_node, s->n * sizeof(double), async_data))
 		ret = -EAGAIN;
 	return ret;
-}
-
-static size_t pair_get_size(starpu_data_handle_t handle)
-{
-	struct pair_interface *p = starpu_data_get_interface_on_node(handle, STARPU_MAIN_RAM);
-	return 2 * p->n * sizeof(double);
 }
 
 static uint32_t pair_footprint(starpu_data_handle_t handle)

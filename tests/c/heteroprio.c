@@ -87,14 +87,6 @@ static void run(unsigned ctx, const int *prios, int n)
 	MUST(starpu_task_wait_for_all());
 }
 
-static void check_order(const char *what, const int *want, int n)
-{
-	CHECK(norder == n, "%s: %d tasks ran, %d expected", what, norder, n);
-	for (int i = 0; i < n && i < norder; i++)
-		CHECK(order[i] == want[i], "%s: task %d had priority %d, expected %d", what, i,
-		      order[i], want[i]);
-}
-
 int main(void)
 {
 	/* This test is about heteroprio: the environment does not choose another. */
@@ -121,12 +113,12 @@ int main(void)
 	const int prios[NTASKS] = {0, 1, 2, 1, 0, 2};
 	const int want_global[NTASKS] = {2, 2, 0, 0, 1, 1};
 	run(STARPU_NMAX_SCHED_CTXS, prios, NTASKS);
-	check_order("global context", want_global, NTASKS);
+	tc_check_priorities("global context", order, norder, want_global, NTASKS);
 
 	/* A bad bucket is reported and changes nothing. */
 	starpu_heteroprio_set_mapping(0, STARPU_CPU_WORKER, 0, STARPU_HETEROPRIO_MAX_PRIO);
 	run(STARPU_NMAX_SCHED_CTXS, prios, NTASKS);
-	check_order("global context after a refused call", want_global, NTASKS);
+	tc_check_priorities("global context after a refused call", order, norder, want_global, NTASKS);
 
 	int w0 = 0;
 	unsigned ctx = starpu_sched_ctx_create(&w0, 1, "hp", STARPU_SCHED_CTX_POLICY_NAME,
@@ -136,7 +128,7 @@ int main(void)
 	      init_calls[1], init_ctx[1]);
 	const int want_ctx[NTASKS] = {1, 1, 2, 2, 0, 0};
 	run(ctx, prios, NTASKS);
-	check_order("context", want_ctx, NTASKS);
+	tc_check_priorities("context", order, norder, want_ctx, NTASKS);
 	starpu_sched_ctx_delete(ctx);
 
 	unsigned la = starpu_sched_ctx_create(&w0, 1, "la", STARPU_SCHED_CTX_POLICY_NAME,
@@ -145,7 +137,7 @@ int main(void)
 	      init_calls[2], init_ctx[2]);
 	const int want_la[NTASKS] = {2, 2, 1, 1, 0, 0};
 	run(la, prios, NTASKS);
-	check_order("locality-aware context", want_la, NTASKS);
+	tc_check_priorities("locality-aware context", order, norder, want_la, NTASKS);
 	FILE *f = tmpfile();
 	CHECK(f != NULL, "tmpfile");
 	if (f) {

@@ -33,13 +33,8 @@ static long rss_kb(void)
 	return kb;
 }
 
-static void noop(void *buffers[], void *arg)
-{
-	(void)buffers, (void)arg;
-}
-
 static struct starpu_codelet noop_cl = {
-	.cpu_funcs = {noop},
+	.cpu_funcs = {tc_noop},
 	.nbuffers = 0,
 	.name = "noop",
 };

@@ -31,13 +31,8 @@ static struct starpu_codelet add_cl = {
 	.name = "add_arg",
 };
 
-static void noop(void *buffers[], void *arg)
-{
-	(void)buffers, (void)arg;
-}
-
 static struct starpu_codelet noop_cl = {
-	.cpu_funcs = {noop},
+	.cpu_funcs = {tc_noop},
 	.nbuffers = 0,
 	.name = "noop",
 };

@@ -11,11 +11,7 @@
 
 #ifndef STARPU_USE_OPENCL
 /* A libstarpu built without OpenCL (no `opencl` feature): nothing to test. */
-int main(void)
-{
-	printf("skipped: libstarpu was built without OpenCL\n");
-	return 78;
-}
+TC_SKIPPED_MAIN("libstarpu was built without OpenCL")
 #else
 
 static const char *scale_src =
@@ -105,12 +101,7 @@ static void write_file(const char *dir, const char *name, const char *text)
 
 int main(void)
 {
-	tc_init_ncpus(1);
-	if (starpu_opencl_worker_get_count() == 0) {
-		fprintf(stderr, "skipped: no OpenCL device (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)\n");
-		starpu_shutdown();
-		return 78;
-	}
+	tc_init_opencl();
 	/* Devices, workers and memory nodes. */
 	int w = starpu_worker_get_by_type(STARPU_OPENCL_WORKER, 0);
 	CHECK(w >= 0, "OpenCL worker 0 is %d", w);

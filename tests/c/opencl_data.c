@@ -10,11 +10,7 @@
 
 #ifndef STARPU_USE_OPENCL
 /* A libstarpu built without OpenCL (no `opencl` feature): nothing to test. */
-int main(void)
-{
-	printf("skipped: libstarpu was built without OpenCL\n");
-	return 78;
-}
+TC_SKIPPED_MAIN("libstarpu was built without OpenCL")
 #else
 
 static const char *add1_src =
@@ -440,12 +436,7 @@ static void multiformat(void)
 
 static unsigned start(void)
 {
-	tc_init_ncpus(1);
-	if (starpu_opencl_worker_get_count() == 0) {
-		fprintf(stderr, "skipped: no OpenCL device (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)\n");
-		starpu_shutdown();
-		exit(78);
-	}
+	tc_init_opencl();
 	MUST(starpu_opencl_load_opencl_from_string(add1_src, &programs, NULL));
 	return starpu_worker_get_memory_node(starpu_worker_get_by_type(STARPU_OPENCL_WORKER, 0));
 }

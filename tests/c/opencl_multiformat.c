@@ -10,11 +10,8 @@
 #include <starpu_opencl.h>
 
 #ifndef STARPU_USE_OPENCL
-int main(void)
-{
-	printf("skipped: libstarpu was built without OpenCL\n");
-	return 78;
-}
+/* A libstarpu built without OpenCL (no `opencl` feature): nothing to test. */
+TC_SKIPPED_MAIN("libstarpu was built without OpenCL")
 #else
 
 enum { N = 100 };
@@ -223,12 +220,7 @@ static void refused(void)
 
 int main(void)
 {
-	tc_init_ncpus(1);
-	if (starpu_opencl_worker_get_count() == 0) {
-		fprintf(stderr, "skipped: no OpenCL device (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)\n");
-		starpu_shutdown();
-		return 78;
-	}
+	tc_init_opencl();
 	MUST(starpu_opencl_load_opencl_from_string(src, &programs, NULL));
 	steps();
 	refused();

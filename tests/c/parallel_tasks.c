@@ -87,14 +87,8 @@ static void block_sum(void *buffers[], void *arg)
 	__atomic_add_fetch(sum, s, __ATOMIC_SEQ_CST);
 }
 
-static void noop(void *buffers[], void *arg)
-{
-	(void)buffers;
-	(void)arg;
-}
-
 static struct starpu_codelet noop_cl = {
-	.cpu_funcs = {noop},
+	.cpu_funcs = {tc_noop},
 	.nbuffers = 0,
 	.name = "noop",
 };

@@ -26,12 +26,7 @@ static void affine_cpu(void *buffers[], void *cl_arg)
 {
 	int a, b;
 	starpu_codelet_unpack_args(cl_arg, &a, &b);
-	int nx = STARPU_MATRIX_GET_NX(buffers[0]), ny = STARPU_MATRIX_GET_NY(buffers[0]);
-	int ld = STARPU_MATRIX_GET_LD(buffers[0]);
-	int *m = (int *)STARPU_MATRIX_GET_PTR(buffers[0]);
-	for (int y = 0; y < ny; y++)
-		for (int x = 0; x < nx; x++)
-			m[y * ld + x] = m[y * ld + x] * a + b;
+	tc_matrix_affine(buffers[0], a, b);
 }
 
 static struct starpu_codelet affine_cl = {
@@ -51,17 +46,16 @@ static void affine(starpu_data_handle_t h, int a, int b)
  * matrix, is factor * (x0 + x + 100 (y0 + y)); mismatches are counted. */
 static int mismatches;
 
+static int scaled(int x, int y, int factor)
+{
+	return factor * (x + 100 * y);
+}
+
 static void check_cpu(void *buffers[], void *cl_arg)
 {
 	int factor, x0, y0;
 	starpu_codelet_unpack_args(cl_arg, &factor, &x0, &y0);
-	int nx = STARPU_MATRIX_GET_NX(buffers[0]), ny = STARPU_MATRIX_GET_NY(buffers[0]);
-	int ld = STARPU_MATRIX_GET_LD(buffers[0]);
-	int *m = (int *)STARPU_MATRIX_GET_PTR(buffers[0]);
-	for (int y = 0; y < ny; y++)
-		for (int x = 0; x < nx; x++)
-			if (m[y * ld + x] != factor * (x0 + x + 100 * (y0 + y)))
-				__sync_fetch_and_add(&mismatches, 1);
+	__sync_fetch_and_add(&mismatches, tc_matrix_mismatches(buffers[0], x0, y0, scaled, factor));
 }
 
 static struct starpu_codelet check_cl = {

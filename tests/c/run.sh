@@ -51,6 +51,7 @@ fi
 
 export STARPU_HOME=$LOG/home STARPU_SILENT=1
 mkdir -p "$STARPU_HOME"
+. ../verdict.sh
 pass=0 fail=0
 for t in $TESTS; do
 	for sched in ${SCHEDS:-""}; do
@@ -62,22 +63,7 @@ for t in $TESTS; do
 		fi
 		case $t in opencl_*) ocl=STARPU_OPENCL_ON_CPUS=1 ;; *) ocl= ;; esac
 		env ${sched:+STARPU_SCHED=$sched} $ocl timeout "$TIMEOUT" "bin/$t" >"$LOG/out" 2>&1
-		rc=$?
-		if [ $rc -eq 78 ]; then
-			printf 'SKIP  %s (%s)\n' "$label" "$(tail -1 "$LOG/out")"
-			pass=$((pass + 1))
-		elif [ $rc -eq 0 ]; then
-			printf 'PASS  %s\n' "$label"
-			pass=$((pass + 1))
-			[ -n "${VERBOSE:-}" ] && sed 's/^/    /' "$LOG/out"
-		else
-			why="exit $rc"
-			[ $rc -eq 77 ] && why="exit 77: no worker"
-			[ $rc -eq 124 ] && why="timed out after ${TIMEOUT}s"
-			printf 'FAIL  %s (%s)\n' "$label" "$why"
-			tail -20 "$LOG/out" | sed 's/^/    /'
-			fail=$((fail + 1))
-		fi
+		verdict "$label" $? "$LOG/out" 20
 	done
 done
 echo "$pass passed, $fail failed"

@@ -159,14 +159,6 @@ static void submit_prios(const int *prios, int n)
 	MUST(starpu_task_wait_for_all());
 }
 
-static void check_order(const char *what, const int *want, int n)
-{
-	CHECK(norder == n, "%s: %d tasks ran, %d expected", what, norder, n);
-	for (int i = 0; i < n && i < norder; i++)
-		CHECK(order[i] == want[i], "%s: task %d had priority %d, expected %d", what, i,
-		      order[i], want[i]);
-}
-
 /* 1. The simple scheduler around the application's component. */
 static void simple_scheduler(void)
 {
@@ -257,7 +249,7 @@ static void manual_tree(void)
 	const int prios[6] = {1, 5, 3, 5, 2, 9};
 	const int want[6] = {9, 5, 5, 3, 2, 1};
 	submit_prios(prios, 6);
-	check_order("hand-built tree", want, 6);
+	tc_check_priorities("hand-built tree", order, norder, want, 6);
 	CHECK(npush == 6, "forward_push got %d tasks", npush);
 	starpu_shutdown();
 }
@@ -273,7 +265,7 @@ static void named_policy(void)
 	const int prios[5] = {2, 8, -1, 8, 0};
 	const int want[5] = {8, 8, 2, 0, -1};
 	submit_prios(prios, 5);
-	check_order("modular-prio", want, 5);
+	tc_check_priorities("modular-prio", order, norder, want, 5);
 	starpu_shutdown();
 }
 

@@ -7,14 +7,8 @@
 #include "test_common.h"
 #include "stderr_capture.h"
 
-static void noop(void *buffers[], void *arg)
-{
-	(void)buffers;
-	(void)arg;
-}
-
 static struct starpu_codelet reader_cl = {
-	.cpu_funcs = {noop},
+	.cpu_funcs = {tc_noop},
 	.nbuffers = 1,
 	.modes = {STARPU_R},
 	.name = "reader",

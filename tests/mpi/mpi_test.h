@@ -5,33 +5,13 @@
 #define TESTS_MPI_TEST_H
 
 #include <starpu_mpi.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-static int mt_rank = -1, mt_size = -1, mt_failures;
+static int mt_rank = -1, mt_size = -1;
 
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			mt_failures++;                                                \
-			fprintf(stderr, "[rank %d] %s:%d: check failed: %s: ", mt_rank, \
-				__FILE__, __LINE__, #cond);                           \
-			fprintf(stderr, __VA_ARGS__);                                 \
-			fputc('\n', stderr);                                          \
-		}                                                                     \
-	} while (0)
-
-#define MUST(call)                                                                    \
-	do {                                                                          \
-		int mt_ret_ = (call);                                                 \
-		if (mt_ret_ != 0) {                                                   \
-			fprintf(stderr, "[rank %d] %s:%d: %s returned %d\n", mt_rank,    \
-				__FILE__, __LINE__, #call, mt_ret_);                  \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
+/* CHECK and MUST as in the C tests, their messages starting with the rank. */
+#define TC_WHO_FMT "[rank %d] "
+#define TC_WHO_ARGS mt_rank,
+#include "test_common.h"
 
 /* StarPU and StarPU-MPI, which initialises MPI; `ncpus` CPU workers (-1: default). */
 static inline void mt_init(int *argc, char ***argv, int ncpus)
@@ -48,9 +28,9 @@ static inline void mt_init(int *argc, char ***argv, int ncpus)
 static inline int mt_finish(void)
 {
 	MUST(starpu_mpi_shutdown());
-	if (mt_failures)
-		fprintf(stderr, "[rank %d] %d check(s) failed\n", mt_rank, mt_failures);
-	return mt_failures ? 1 : 0;
+	if (tc_failures)
+		fprintf(stderr, "[rank %d] %d check(s) failed\n", mt_rank, tc_failures);
+	return tc_failures ? 1 : 0;
 }
 
 #endif

@@ -16,43 +16,7 @@
 
 /* ---- an application-defined interface: two arrays of doubles ---- */
 
-struct pair_interface {
-	double *x;
-	double *y;
-	uint32_t n;
-};
-
-static void pair_register_data_handle(starpu_data_handle_t handle, int home_node, void *data_interface)
-{
-	struct pair_interface *p = data_interface;
-	for (unsigned node = 0; node < STARPU_MAXNODES; node++) {
-		struct pair_interface *local = starpu_data_get_interface_on_node(handle, node);
-		local->n = p->n;
-		local->x = (int)node == home_node ? p->x : NULL;
-		local->y = (int)node == home_node ? p->y : NULL;
-	}
-}
-
-static starpu_ssize_t pair_allocate(void *data_interface, unsigned node)
-{
-	struct pair_interface *p = data_interface;
-	p->x = (double *)starpu_malloc_on_node(node, p->n * sizeof(double));
-	p->y = (double *)starpu_malloc_on_node(node, p->n * sizeof(double));
-	return p->x && p->y ? (starpu_ssize_t)(2 * p->n * sizeof(double)) : -ENOMEM;
-}
-
-static void pair_free(void *data_interface, unsigned node)
-{
-	struct pair_interface *p = data_interface;
-	starpu_free_on_node(node, (uintptr_t)p->x, p->n * sizeof(double));
-	starpu_free_on_node(node, (uintptr_t)p->y, p->n * sizeof(double));
-}
-
-static size_t pair_get_size(starpu_data_handle_t handle)
-{
-	struct pair_interface *p = starpu_data_get_interface_on_node(handle, STARPU_MAIN_RAM);
-	return 2 * p->n * sizeof(double);
-}
+#include "pair_interface.h"
 
 static uint32_t pair_footprint(starpu_data_handle_t handle)
 {

@@ -60,6 +60,8 @@ check_fortran_symbols() {
 WANT=${*:-$C_TESTS $RUST_TESTS fortran_symbols}
 export STARPU_HOME=$LOG/home
 mkdir -p "$STARPU_HOME"
+. "$ROOT/tests/verdict.sh"
+SKIP_RC=none # an MPI program has no reason to skip
 pass=0 fail=0
 for t in $WANT; do
 	if [ "$t" = fortran_symbols ]; then
@@ -87,17 +89,7 @@ for t in $WANT; do
 	timeout "$TIMEOUT" "${MPIRUN[@]}" "$np" "$prog" >"$LOG/out" 2>&1
 	rc=$?
 	secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-	if [ $rc -eq 0 ]; then
-		printf 'PASS  %s (%ss)\n' "$t" "$secs"
-		pass=$((pass + 1))
-		[ -n "${VERBOSE:-}" ] && sed 's/^/    /' "$LOG/out"
-	else
-		why="exit $rc"
-		[ $rc -eq 124 ] && why="timed out after ${TIMEOUT}s"
-		printf 'FAIL  %s (%s)\n' "$t" "$why"
-		tail -30 "$LOG/out" | sed 's/^/    /'
-		fail=$((fail + 1))
-	fi
+	verdict "$t" $rc "$LOG/out" 30 "${secs}s"
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

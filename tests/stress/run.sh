@@ -39,6 +39,7 @@ if ! make -s BIN="$BIN" >"$BIN.log" 2>&1; then
 fi
 echo "stress: $ARGS"
 export STARPU_SILENT=1
+. "$ROOT/tests/verdict.sh"
 pass=0 fail=0
 OUT=$(mktemp "${TMPDIR:-/tmp}/starpu-stress.XXXXXX")
 trap 'rm -f "$OUT"' EXIT
@@ -64,21 +65,8 @@ for label in "${runs[@]}"; do
 		start=$SECONDS
 		# shellcheck disable=SC2086
 		env $label timeout "$TIMEOUT" "$BIN/stress" $ARGS >"$OUT" 2>&1
-		rc=$?
-		if [ $rc -eq 0 ]; then
-			printf 'PASS  %s (%ds)\n' "$label" $((SECONDS - start))
-			pass=$((pass + 1))
-		elif [ $rc -eq 78 ]; then
-			# --opencl without an OpenCL device: skipped, the reason on the last line.
-			printf 'SKIP  %s (%s)\n' "$label" "$(tail -1 "$OUT")"
-			pass=$((pass + 1))
-		else
-			why="exit $rc"
-			[ $rc -eq 124 ] && why="timed out after ${TIMEOUT}s"
-			printf 'FAIL  %s (%s)\n' "$label" "$why"
-			tail -20 "$OUT" | sed 's/^/    /'
-			fail=$((fail + 1))
-		fi
+		# Exit 78: --opencl without an OpenCL device (skipped).
+		verdict "$label" $? "$OUT" 20 "$((SECONDS - start))s"
 	}
 done
 echo "$pass passed, $fail failed"

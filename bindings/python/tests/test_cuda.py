@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import starpu
+from device_cases import (adds_matrices_and_pieces_of_a_partition, program_cache, scale_cpu,
+                          scales_an_array_on_the_device)
 
 SCALE = r"""
 extern "C" __global__ void scale(float *v, unsigned n, float k) {
@@ -27,25 +29,13 @@ extern "C" __global__ void add2d(long long *a, unsigned lda, const long long *b,
 }
 """
 
-programs = {}
-
-
-def program(source):
-    """One Program per source for the whole session (NVRTC compiles once per GPU)."""
-    if source not in programs:
-        programs[source] = starpu.cuda.Program(source)
-    return programs[source]
+program = program_cache(starpu.cuda.Program)
 
 
 def scale_cuda(v, k):
     program(SCALE).launch("scale", (v.size + 127) // 128, 128, v, np.uint32(v.size),
                           np.float32(k))
     return "cuda"
-
-
-def scale_cpu(v, k):
-    v *= k
-    return "cpu"
 
 
 @pytest.fixture
@@ -129,12 +119,7 @@ def test_ncuda_zero_gives_no_cuda_worker_on_any_machine():
 
 def test_gpu_a_cuda_only_codelet_scales_a_numpy_array_on_the_gpu(gpu):
     scale = starpu.Codelet(None, ["RW"], cuda=scale_cuda, name="scale")
-    x = np.arange(1000, dtype=np.float32)
-    assert starpu.task_submit()(scale, x, 3.0).result() == "cuda"
-    assert starpu.task_submit()(scale, x, 0.5).result() == "cuda"
-    # The value is on the GPU until it is asked for in main memory.
-    assert starpu.acquire(x, mode="R").tolist() == [1.5 * i for i in range(1000)]
-    starpu.release(x)
+    scales_an_array_on_the_device(scale, 1000, "cuda")
 
 
 def test_gpu_buffers_describe_the_data(gpu):
@@ -156,17 +141,8 @@ def test_gpu_a_2d_kernel_adds_matrices_and_pieces_of_a_partition(gpu):
                               np.uint32(a.strides[0]), b, np.uint32(b.strides[0]),
                               np.uint32(rows), np.uint32(cols))
 
-    add_cl = starpu.Codelet(None, ["RW", "R"], cuda=add)
-    a = np.arange(24, dtype=np.int64).reshape(4, 6)
-    b = np.full((4, 6), 100, dtype=np.int64)
-    ha, hb = starpu.Handle(a), starpu.Handle(b)
-    starpu.task_submit()(add_cl, ha, hb)
-    pa, pb = ha.partition(2, 0), hb.partition(2, 0)
-    starpu.task_submit()(add_cl, pa[1], pb[1])
-    ha.unpartition(pa, 2)
-    hb.unpartition(pb, 2)
-    expected = np.arange(24).reshape(4, 6) + 100
-    expected[2:] += 100
+    ha, hb, a, expected = adds_matrices_and_pieces_of_a_partition(
+        starpu.Codelet(None, ["RW", "R"], cuda=add))
     ha.unregister()
     hb.unregister()
     assert (a == expected).all()

@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 import starpu
+from device_cases import (adds_matrices_and_pieces_of_a_partition, program_cache, scale_cpu,
+                          scales_an_array_on_the_device)
 
 SCALE = """
 __kernel void scale(__global float *v, unsigned first, unsigned n, float k) {
@@ -37,25 +39,13 @@ __kernel void group_max(__global const int *v, __global int *out, __local int *t
 }
 """
 
-programs = {}
-
-
-def program(source):
-    """One Program per source for the whole session (PoCL builds take a while)."""
-    if source not in programs:
-        programs[source] = starpu.opencl.Program(source)
-    return programs[source]
+program = program_cache(starpu.opencl.Program)
 
 
 def scale_cl(v, k):
     program(SCALE).launch("scale", v.size, v, np.uint32(v.first), np.uint32(v.size),
                           np.float32(k))
     return "opencl"
-
-
-def scale_cpu(v, k):
-    v *= k
-    return "cpu"
 
 
 def start(monkeypatch, ncpus=1, nopencl=None):
@@ -78,12 +68,7 @@ def ocl(monkeypatch):
 def test_an_opencl_only_codelet_scales_a_numpy_array_on_the_device(ocl):
     scale = starpu.Codelet(None, modes=["RW"], opencl=scale_cl, name="scale")
     assert scale.func is None and scale.opencl is scale_cl
-    x = np.arange(8, dtype=np.float32)
-    assert starpu.task_submit()(scale, x, 3.0).result() == "opencl"
-    assert starpu.task_submit()(scale, x, 0.5).result() == "opencl"
-    # The value is on the device until it is asked for in main memory.
-    assert starpu.acquire(x, mode="R").tolist() == [1.5 * i for i in range(8)]
-    starpu.release(x)
+    scales_an_array_on_the_device(scale, 8, "opencl")
 
 
 def test_buffers_describe_the_data_and_its_place_in_the_device_buffer(ocl):
@@ -107,18 +92,9 @@ def test_a_2d_launch_adds_matrices_and_pieces_of_a_partition(ocl):
     add = starpu.Codelet(None, modes=["RW", "R"], opencl=lambda a, b: program(ADD2D).launch(
         "add2d", (a.shape[1], a.shape[0]), a, np.uint32(a.first), np.uint32(a.strides[0]),
         b, np.uint32(b.first), np.uint32(b.strides[0]), local_size=(1, 1)))
-    a = np.arange(24, dtype=np.int64).reshape(4, 6)
-    b = np.full((4, 6), 100, dtype=np.int64)
-    ha, hb = starpu.Handle(a), starpu.Handle(b)
-    starpu.task_submit()(add, ha, hb)
     # Rows 2 and 3 of `a` as the second piece of a partition plan: its device buffer is
     # the whole array's, its data starts at `first`.
-    pa, pb = ha.partition(2, 0), hb.partition(2, 0)
-    starpu.task_submit()(add, pa[1], pb[1])
-    ha.unpartition(pa, 2)
-    hb.unpartition(pb, 2)
-    expected = np.arange(24).reshape(4, 6) + 100
-    expected[2:] += 100
+    ha, _, _, expected = adds_matrices_and_pieces_of_a_partition(add)
     assert ha.get().tolist() == expected.tolist()
 
 

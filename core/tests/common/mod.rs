@@ -1,6 +1,9 @@
-//! What the core's integration tests share: starting a quiet runtime.
+//! What the core's integration tests share: starting a quiet runtime, and the
+//! multiformat points of the device tests ([`points`]).
 // Each test crate uses only some of these.
 #![allow(dead_code)]
+
+pub mod points;
 
 use starpu_core::{Config, Runtime};
 use std::sync::Arc;

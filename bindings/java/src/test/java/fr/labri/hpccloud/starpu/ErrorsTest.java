@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import static fr.labri.hpccloud.starpu.StarPUTest.of;
+import static fr.labri.hpccloud.starpu.RuntimeFixture.codelet;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_R;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_RW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,7 +43,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void anExceptionInACodeletSurfacesAtTaskWaitForAllWithItsCause() throws StarPUException {
 		IllegalStateException boom = new IllegalStateException("boom");
-		StarPU.submitTask(of("thrower", NONE, b -> {
+		StarPU.submitTask(codelet("thrower", NONE, b -> {
 			throw boom;
 		}), false);
 		TaskFailedException e = assertThrows(TaskFailedException.class, StarPU::taskWaitForAll);
@@ -55,7 +55,7 @@ class ErrorsTest extends RuntimeFixture {
 		assertTrue(e.getMessage().contains("thrower"), e.getMessage());
 		// The runtime keeps running, and the failure was reported once.
 		AtomicInteger ran = new AtomicInteger();
-		StarPU.submitTask(of("after", NONE, b -> ran.incrementAndGet()), true);
+		StarPU.submitTask(codelet("after", NONE, b -> ran.incrementAndGet()), true);
 		StarPU.taskWaitForAll();
 		assertEquals(1, ran.get());
 	}
@@ -63,7 +63,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void aSynchronousSubmissionThrowsTheCodeletsException() {
 		ArithmeticException div = new ArithmeticException("/ by zero");
-		TaskFailedException e = assertThrows(TaskFailedException.class, () -> StarPU.submitTask(of("div", NONE, b -> {
+		TaskFailedException e = assertThrows(TaskFailedException.class, () -> StarPU.submitTask(codelet("div", NONE, b -> {
 			throw div;
 		}), true));
 		assertSame(div, e.getCause());
@@ -73,8 +73,8 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void waitForTasksThrowsTheFirstFailureAmongItsTasks() throws StarPUException {
 		RuntimeException first = new RuntimeException("first");
-		long ok = StarPU.submitTask_(of("ok", NONE, b -> { }));
-		long bad = StarPU.submitTask_(of("bad", NONE, b -> {
+		long ok = StarPU.submitTask_(codelet("ok", NONE, b -> { }));
+		long bad = StarPU.submitTask_(codelet("bad", NONE, b -> {
 			throw first;
 		}));
 		TaskFailedException e = assertThrows(TaskFailedException.class, () -> StarPU.waitForTasks(new long[] { ok, bad }));
@@ -85,7 +85,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void waitingForATaskObjectThrowsWhatItsCodeletThrew() {
 		Error err = new AssertionError("inside");
-		Task t = StarPU.task(of("checker", NONE, b -> {
+		Task t = StarPU.task(codelet("checker", NONE, b -> {
 			throw err;
 		})).name("named-task").detach(false);
 		t.submit();
@@ -98,7 +98,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void aFailedFutureCarriesTheException() throws Exception {
 		UnsupportedOperationException u = new UnsupportedOperationException("no");
-		CompletableFuture<Void> f = StarPU.task(of("u", NONE, b -> {
+		CompletableFuture<Void> f = StarPU.task(codelet("u", NONE, b -> {
 			throw u;
 		})).submitAsync();
 		ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(30, TimeUnit.SECONDS));
@@ -108,10 +108,10 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void dependentsOfAFailedTaskStillRun() throws StarPUException {
 		try (LongVariableHandle x = LongVariableHandle.register()) {
-			StarPU.submitTask(of("fail", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+			StarPU.submitTask(codelet("fail", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
 				throw new RuntimeException("no");
 			}), false, x);
-			StarPU.submitTask(of("set", new DataHandle.AccessMode[] { STARPU_RW }, b -> ((LongVariableHandle) b[0]).setValue(7)), false, x);
+			StarPU.submitTask(codelet("set", new DataHandle.AccessMode[] { STARPU_RW }, b -> ((LongVariableHandle) b[0]).setValue(7)), false, x);
 			assertThrows(TaskFailedException.class, StarPU::taskWaitForAll);
 			x.acquire();
 			assertEquals(7, x.getValue());
@@ -122,7 +122,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void theWrongNumberOfHandlesIsAnInvalidArgument() throws StarPUException {
 		try (LongVariableHandle x = LongVariableHandle.register()) {
-			Codelet two = of("two", new DataHandle.AccessMode[] { STARPU_R, STARPU_RW }, b -> { });
+			Codelet two = codelet("two", new DataHandle.AccessMode[] { STARPU_R, STARPU_RW }, b -> { });
 			InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> StarPU.submitTask(two, false, x));
 			assertEquals(22, e.getErrno());
 			assertTrue(e.getMessage().contains("declares 2 buffer(s) but the task has 1"), e.getMessage());
@@ -132,7 +132,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void aModeOtherThanTheCodeletsIsAnInvalidArgument() {
 		try (LongVariableHandle x = LongVariableHandle.register()) {
-			Codelet reads = of("reads", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
+			Codelet reads = codelet("reads", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
 			assertThrows(InvalidArgumentException.class, () -> StarPU.task(reads).buffer(x, STARPU_RW).submit());
 		}
 	}
@@ -142,7 +142,7 @@ class ErrorsTest extends RuntimeFixture {
 		LongVectorHandle v = LongVectorHandle.register(4);
 		v.close();
 		assertFalse(v.isRegistered());
-		Codelet one = of("one", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
+		Codelet one = codelet("one", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
 		InvalidArgumentException e = assertThrows(InvalidArgumentException.class, () -> StarPU.submitTask(one, false, v));
 		assertTrue(e.getMessage().contains("unregistered"), e.getMessage());
 		assertThrows(InvalidArgumentException.class, v::acquire);
@@ -151,7 +151,7 @@ class ErrorsTest extends RuntimeFixture {
 
 	@Test
 	void aNullHandleIsTheRuntimesNullHandle() {
-		Codelet one = of("one", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
+		Codelet one = codelet("one", new DataHandle.AccessMode[] { STARPU_R }, b -> { });
 		InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
 				() -> StarPU.submitTask(one, false, (DataHandle) null));
 		assertTrue(e.getMessage().contains("buffer 0: data handle is NULL"), e.getMessage());
@@ -161,7 +161,7 @@ class ErrorsTest extends RuntimeFixture {
 	void acquiringInsideACodeletIsADeadlockErrorNotADeadlock() throws StarPUException {
 		AtomicReference<RuntimeException> inside = new AtomicReference<>();
 		try (LongVariableHandle x = LongVariableHandle.register(); LongVariableHandle y = LongVariableHandle.register()) {
-			StarPU.submitTask(of("acq", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+			StarPU.submitTask(codelet("acq", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
 				try {
 					y.acquire();
 				} catch (RuntimeException e) {
@@ -186,7 +186,7 @@ class ErrorsTest extends RuntimeFixture {
 	@Test
 	void aWaitWithATimeLimitRunsOut() throws Exception {
 		CountDownLatch gate = new CountDownLatch(1);
-		Task t = StarPU.task(of("blocked", NONE, b -> {
+		Task t = StarPU.task(codelet("blocked", NONE, b -> {
 			try {
 				gate.await();
 			} catch (InterruptedException e) {
@@ -204,7 +204,7 @@ class ErrorsTest extends RuntimeFixture {
 	void callsOutsideInitAreNotInitialized() throws StarPUException {
 		StarPU.shutdown();
 		NotInitializedException e = assertThrows(NotInitializedException.class,
-				() -> StarPU.submitTask(of("x", NONE, b -> { }), false));
+				() -> StarPU.submitTask(codelet("x", NONE, b -> { }), false));
 		assertTrue(e.getMessage().contains("not running"), e.getMessage());
 		assertEquals(19, e.getErrno());
 		assertThrows(NotInitializedException.class, StarPU::taskWaitForAll);

@@ -20,25 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StarPUTest extends RuntimeFixture {
-	static Codelet of(String name, DataHandle.AccessMode[] modes, java.util.function.Consumer<DataHandle[]> body) {
-		return new Codelet() {
-			@Override
-			public void run(DataHandle[] buffers) {
-				body.accept(buffers);
-			}
-
-			@Override
-			public DataHandle.AccessMode[] getAccessModes() {
-				return modes;
-			}
-
-			@Override
-			public String getName() {
-				return name;
-			}
-		};
-	}
-
 	@Test
 	void aSynchronousTaskSeesItsHandles() throws StarPUException {
 		IntegerVariableHandle a = IntegerVariableHandle.register();
@@ -46,7 +27,7 @@ class StarPUTest extends RuntimeFixture {
 		a.setValue(423);
 		b.setValue(324);
 		List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
-		StarPU.submitTask(of("read two", new DataHandle.AccessMode[] { STARPU_R, STARPU_R }, bufs -> {
+		StarPU.submitTask(codelet("read two", new DataHandle.AccessMode[] { STARPU_R, STARPU_R }, bufs -> {
 			for (DataHandle h : bufs) {
 				seen.add(((IntegerVariableHandle) h).getValue());
 			}
@@ -60,7 +41,7 @@ class StarPUTest extends RuntimeFixture {
 	void taskWaitForAllWaitsForEveryTask() throws StarPUException {
 		AtomicInteger ran = new AtomicInteger();
 		for (int i = 0; i < 100; i++) {
-			StarPU.submitTask(of("count", new DataHandle.AccessMode[0], bufs -> ran.incrementAndGet()), false);
+			StarPU.submitTask(codelet("count", new DataHandle.AccessMode[0], bufs -> ran.incrementAndGet()), false);
 		}
 		StarPU.taskWaitForAll();
 		assertEquals(100, ran.get());
@@ -73,7 +54,7 @@ class StarPUTest extends RuntimeFixture {
 			for (int i = 0; i < 20; i++) {
 				long k = i;
 				// x = 3x + k: the result depends on the order.
-				StarPU.submitTask(of("affine", new DataHandle.AccessMode[] { STARPU_RW },
+				StarPU.submitTask(codelet("affine", new DataHandle.AccessMode[] { STARPU_RW },
 						bufs -> ((LongVariableHandle) bufs[0]).setValue(3 * ((LongVariableHandle) bufs[0]).getValue() + k)), false, x);
 			}
 			x.acquire();
@@ -93,7 +74,7 @@ class StarPUTest extends RuntimeFixture {
 		Set<String> threads = ConcurrentHashMap.newKeySet();
 		AtomicInteger met = new AtomicInteger();
 		for (int i = 0; i < 2; i++) {
-			StarPU.submitTask(of("meet", new DataHandle.AccessMode[0], bufs -> {
+			StarPU.submitTask(codelet("meet", new DataHandle.AccessMode[0], bufs -> {
 				threads.add(Thread.currentThread().getName());
 				both.countDown();
 				try {
@@ -116,7 +97,7 @@ class StarPUTest extends RuntimeFixture {
 		try (LongVariableHandle x = LongVariableHandle.register()) {
 			long[] ids = new long[10];
 			for (int i = 0; i < ids.length; i++) {
-				ids[i] = StarPU.submitTask_(of("inc", new DataHandle.AccessMode[] { STARPU_RW },
+				ids[i] = StarPU.submitTask_(codelet("inc", new DataHandle.AccessMode[] { STARPU_RW },
 						bufs -> ((LongVariableHandle) bufs[0]).setValue(((LongVariableHandle) bufs[0]).getValue() + 1)), x);
 			}
 			StarPU.waitForTasks(ids);
@@ -129,14 +110,14 @@ class StarPUTest extends RuntimeFixture {
 	@Test
 	void futuresCompleteWhenTheTaskIsOver() throws Exception {
 		AtomicInteger ran = new AtomicInteger();
-		StarPU.task(of("f", new DataHandle.AccessMode[0], b -> ran.incrementAndGet())).submitAsync().get(30, TimeUnit.SECONDS);
+		StarPU.task(codelet("f", new DataHandle.AccessMode[0], b -> ran.incrementAndGet())).submitAsync().get(30, TimeUnit.SECONDS);
 		assertEquals(1, ran.get());
 	}
 
 	@Test
 	void prioritiesNamesAndCallbacksAreAccepted() throws StarPUException {
 		AtomicInteger calls = new AtomicInteger();
-		StarPU.task(of("p", new DataHandle.AccessMode[0], b -> { })).priority(3).name("named").callback(calls::incrementAndGet)
+		StarPU.task(codelet("p", new DataHandle.AccessMode[0], b -> { })).priority(3).name("named").callback(calls::incrementAndGet)
 				.synchronous(true).submit();
 		assertEquals(1, calls.get());
 	}

@@ -13,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static fr.labri.hpccloud.starpu.StarPUTest.of;
+import static fr.labri.hpccloud.starpu.RuntimeFixture.codelet;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_COMMUTE;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_RW;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_W;
@@ -28,14 +28,14 @@ class TasksTest extends RuntimeFixture {
 
 	/** A codelet adding {@code k} to its one buffer (a long variable), in the task's mode. */
 	static Codelet add(long k) {
-		return of("add", VARIABLE, b -> {
+		return codelet("add", VARIABLE, b -> {
 			LongVariableHandle x = (LongVariableHandle) b[0];
 			x.setValue(x.getValue() + k);
 		});
 	}
 
 	static Codelet record(List<String> order, String name) {
-		return of(name, NONE, b -> order.add(name));
+		return codelet(name, NONE, b -> order.add(name));
 	}
 
 	static void await(CountDownLatch l) {
@@ -62,10 +62,10 @@ class TasksTest extends RuntimeFixture {
 
 	@Test
 	void aTaskCannotDependOnItselfNorGainDependenciesOnceSubmitted() {
-		Task a = StarPU.task(of("a", NONE, b -> { }));
+		Task a = StarPU.task(codelet("a", NONE, b -> { }));
 		assertThrows(InvalidArgumentException.class, () -> a.after(a));
 		a.submit();
-		assertThrows(InvalidArgumentException.class, () -> a.after(StarPU.task(of("b", NONE, b -> { }))));
+		assertThrows(InvalidArgumentException.class, () -> a.after(StarPU.task(codelet("b", NONE, b -> { }))));
 	}
 
 	@Test
@@ -73,12 +73,12 @@ class TasksTest extends RuntimeFixture {
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicBoolean slowDone = new AtomicBoolean();
 		AtomicBoolean sawSlowDone = new AtomicBoolean();
-		Task slow = StarPU.task(of("slow", NONE, b -> {
+		Task slow = StarPU.task(codelet("slow", NONE, b -> {
 			await(release);
 			slowDone.set(true);
 		}));
-		Task quick = StarPU.task(of("quick", NONE, b -> { })).detach(false).endAfter(slow);
-		Task next = StarPU.task(of("next", NONE, b -> sawSlowDone.set(slowDone.get()))).after(quick);
+		Task quick = StarPU.task(codelet("quick", NONE, b -> { })).detach(false).endAfter(slow);
+		Task next = StarPU.task(codelet("next", NONE, b -> sawSlowDone.set(slowDone.get()))).after(quick);
 		next.submit();
 		quick.submit();
 		slow.submit();
@@ -128,7 +128,7 @@ class TasksTest extends RuntimeFixture {
 				StarPU.task(add(i)).buffer(x, rwc).submit();
 			}
 			// A writer after the commuting group sees all of it.
-			StarPU.task(of("double", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+			StarPU.task(codelet("double", new DataHandle.AccessMode[] { STARPU_RW }, b -> {
 				LongVariableHandle v = (LongVariableHandle) b[0];
 				v.setValue(2 * v.getValue());
 			})).handles(x).submit();
@@ -144,14 +144,14 @@ class TasksTest extends RuntimeFixture {
 		SchedContext.GLOBAL.removeWorkers(1);
 		List<Integer> where = Collections.synchronizedList(new ArrayList<>());
 		for (int i = 0; i < 6; i++) {
-			StarPU.task(of("where", NONE, b -> where.add(StarPU.workerId()))).context(solo).submit();
+			StarPU.task(codelet("where", NONE, b -> where.add(StarPU.workerId()))).context(solo).submit();
 		}
 		StarPU.taskWaitForAll();
 		assertEquals(Collections.nCopies(6, 1), where);
 		SchedContext.GLOBAL.addWorkers(1);
 		solo.delete();
 		assertThrows(InvalidArgumentException.class,
-				() -> StarPU.task(of("late", NONE, b -> { })).context(solo).submit());
+				() -> StarPU.task(codelet("late", NONE, b -> { })).context(solo).submit());
 	}
 
 	@Test
@@ -214,7 +214,7 @@ class TasksTest extends RuntimeFixture {
 
 	@Test
 	void aWaitOnATaskThatEndsInTimeReturns() {
-		Task t = StarPU.task(of("quick", NONE, b -> { })).detach(false);
+		Task t = StarPU.task(codelet("quick", NONE, b -> { })).detach(false);
 		t.submit();
 		t.waitFor(30, TimeUnit.SECONDS);
 	}

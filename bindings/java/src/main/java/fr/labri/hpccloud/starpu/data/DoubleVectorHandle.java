@@ -3,7 +3,6 @@ package fr.labri.hpccloud.starpu.data;
 import fr.labri.hpccloud.starpu.internal.Native;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 
 /**
@@ -12,7 +11,7 @@ import java.nio.DoubleBuffer;
  */
 public class DoubleVectorHandle extends ScalarVectorHandle<Double> {
 	private DoubleVectorHandle(long handle, ByteBuffer bytes, int size) {
-		super(handle, bytes, size);
+		super(handle, bytes, size, 8);
 	}
 
 	/** Registers a new vector of {@code size} zeros. */
@@ -46,14 +45,7 @@ public class DoubleVectorHandle extends ScalarVectorHandle<Double> {
 
 	/** This vector's values as a buffer (a view: no copy). */
 	public DoubleBuffer asBuffer() {
-		ByteBuffer b = bytes().duplicate().order(ByteOrder.nativeOrder());
-		b.limit(getSize() * 8);
-		return b.asDoubleBuffer();
-	}
-
-	@Override
-	int width() {
-		return 8;
+		return view().asDoubleBuffer();
 	}
 
 	@Override

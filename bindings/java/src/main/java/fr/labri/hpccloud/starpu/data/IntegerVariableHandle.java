@@ -5,49 +5,38 @@ import fr.labri.hpccloud.starpu.internal.Native;
 import java.nio.ByteBuffer;
 
 /**
- * One {@code int} in native memory shared with the runtime: tasks and Java read and write
- * it in place.
+ * One {@code int} in native memory shared with the runtime (see {@link ScalarVariableHandle}).
  */
-public class IntegerVariableHandle extends DataHandle {
-	/** Null for data registered without a home (see {@link Memory#current}). */
-	private final ByteBuffer bytes;
-
+public class IntegerVariableHandle extends ScalarVariableHandle {
 	protected IntegerVariableHandle(long handle) {
 		super(handle);
-		throw new UnsupportedOperationException("variables are made by register()");
 	}
 
 	private IntegerVariableHandle(long handle, ByteBuffer bytes) {
-		super(handle);
-		this.bytes = bytes;
+		super(handle, bytes);
 	}
 
 	/** Registers a new variable holding 0. */
 	public static IntegerVariableHandle register() {
 		ByteBuffer b = Memory.allocate(1, 4);
-		return new IntegerVariableHandle(Memory.register(b, Native.KIND_INT, Native.SHAPE_VARIABLE, 1, 1), b);
+		return new IntegerVariableHandle(register(b, Native.KIND_INT), b);
 	}
 
 	/** Registers a variable without memory: the runtime allocates it where it is first needed. */
 	public static IntegerVariableHandle registerLazy() {
-		return new IntegerVariableHandle(Memory.register(null, Native.KIND_INT, Native.SHAPE_VARIABLE, 1, 1), null);
+		return new IntegerVariableHandle(register(null, Native.KIND_INT), null);
 	}
 
 	public int getValue() {
-		return Memory.current(this, bytes).getInt(0);
+		return bytes().getInt(0);
 	}
 
 	public void setValue(int v) {
-		Memory.current(this, bytes).putInt(0, v);
+		bytes().putInt(0, v);
 	}
 
 	@Override
 	public DataHandle lentView(ByteBuffer lent) {
 		return new IntegerVariableHandle(0, lent);
-	}
-
-	@Override
-	protected DataHandle newChild(long handle) {
-		throw new UnsupportedOperationException("a variable has no parts");
 	}
 }

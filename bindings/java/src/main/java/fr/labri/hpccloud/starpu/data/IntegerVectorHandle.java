@@ -3,7 +3,6 @@ package fr.labri.hpccloud.starpu.data;
 import fr.labri.hpccloud.starpu.internal.Native;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 
 /**
@@ -12,7 +11,7 @@ import java.nio.IntBuffer;
  */
 public class IntegerVectorHandle extends ScalarVectorHandle<Integer> {
 	private IntegerVectorHandle(long handle, ByteBuffer bytes, int size) {
-		super(handle, bytes, size);
+		super(handle, bytes, size, 4);
 	}
 
 	/** Registers a new vector of {@code size} zeros. */
@@ -46,14 +45,7 @@ public class IntegerVectorHandle extends ScalarVectorHandle<Integer> {
 
 	/** This vector's values as a buffer (a view: no copy). */
 	public IntBuffer asBuffer() {
-		ByteBuffer b = bytes().duplicate().order(ByteOrder.nativeOrder());
-		b.limit(getSize() * 4);
-		return b.asIntBuffer();
-	}
-
-	@Override
-	int width() {
-		return 4;
+		return view().asIntBuffer();
 	}
 
 	@Override

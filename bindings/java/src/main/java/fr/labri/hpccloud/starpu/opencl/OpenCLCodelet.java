@@ -1,11 +1,7 @@
 package fr.labri.hpccloud.starpu.opencl;
 
-import fr.labri.hpccloud.starpu.Codelet;
 import fr.labri.hpccloud.starpu.WorkerType;
-import fr.labri.hpccloud.starpu.data.DataHandle;
-
-import java.util.EnumSet;
-import java.util.Set;
+import fr.labri.hpccloud.starpu.internal.DeviceCodelet;
 
 /**
  * A codelet with an OpenCL implementation only: its tasks run on OpenCL workers, and
@@ -13,18 +9,11 @@ import java.util.Set;
  * runtime has none. To give it a CPU implementation too, override {@link #run} and return
  * both kinds from {@link #getWhere}.
  */
-public abstract class OpenCLCodelet extends Codelet {
+public abstract class OpenCLCodelet extends DeviceCodelet {
+	public OpenCLCodelet() {
+		super(WorkerType.OPENCL);
+	}
+
 	@Override
 	public abstract void runOpenCL(OpenCLCall call);
-
-	@Override
-	public Set<WorkerType> getWhere() {
-		return EnumSet.of(WorkerType.OPENCL);
-	}
-
-	/** No CPU implementation (never called while {@link #getWhere} leaves CPU out). */
-	@Override
-	public void run(DataHandle[] buffers) {
-		throw new UnsupportedOperationException("codelet " + getName() + " has no CPU implementation");
-	}
 }

@@ -1,8 +1,10 @@
 package fr.labri.hpccloud.starpu.cuda;
 
 import fr.labri.hpccloud.starpu.Codelet;
+import fr.labri.hpccloud.starpu.DeviceCases;
 import fr.labri.hpccloud.starpu.InvalidArgumentException;
 import fr.labri.hpccloud.starpu.NoDeviceException;
+import fr.labri.hpccloud.starpu.RuntimeFixture;
 import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.TaskFailedException;
@@ -10,15 +12,12 @@ import fr.labri.hpccloud.starpu.WorkerType;
 import fr.labri.hpccloud.starpu.data.DataHandle;
 import fr.labri.hpccloud.starpu.data.DataHandle.AccessMode;
 import fr.labri.hpccloud.starpu.data.Filter;
-import fr.labri.hpccloud.starpu.data.FloatVectorHandle;
 import fr.labri.hpccloud.starpu.data.LongMatrixHandle;
 import fr.labri.hpccloud.starpu.data.LongVectorHandle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -28,7 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * CUDA implementations of Java codelets. Without an NVIDIA GPU and its driver (CI), the
@@ -55,33 +53,19 @@ class CudaTest {
 	static final Program PROGRAM = new Program(SOURCE);
 
 	static void start(int ncuda) {
-		StarPU.init(Map.of("STARPU_NCPU", "1", "STARPU_NCUDA", Integer.toString(ncuda), "STARPU_NOPENCL", "0",
-				"STARPU_SCHED", "eager", "STARPU_SILENT", "1"));
+		RuntimeFixture.startOneCpuAnd("STARPU_NCUDA", ncuda, "STARPU_NOPENCL", "0");
 	}
 
 	/** Starts a runtime with one CUDA worker, or skips the test (with the reason) without a GPU. */
 	static void startWithGpu() {
 		start(1);
-		if (StarPU.workerCount(WorkerType.CUDA) == 0) {
-			StarPU.shutdown();
-		}
-		String why = "no CUDA worker (no NVIDIA GPU or driver)";
-		if (System.getenv("STARPU_REQUIRE_GPU") != null) {
-			assertTrue(StarPU.isInitialized(), why);
-		}
-		assumeTrue(StarPU.isInitialized(), why + ": scripts/gpu-check.sh runs this on a GPU machine");
+		RuntimeFixture.keepIfItHas(WorkerType.CUDA, System.getenv("STARPU_REQUIRE_GPU") != null,
+				"no CUDA worker (no NVIDIA GPU or driver)", ": scripts/gpu-check.sh runs this on a GPU machine");
 	}
 
 	@AfterEach
 	void stop() {
-		if (StarPU.isInitialized()) {
-			try {
-				StarPU.taskWaitForAll();
-			} catch (StarPUException reportedByTheTest) {
-				// Failures a test provoked on purpose.
-			}
-			StarPU.shutdown();
-		}
+		RuntimeFixture.stopRuntime();
 	}
 
 	/** A CUDA-only codelet of one RW buffer running {@code body}. */
@@ -106,25 +90,10 @@ class CudaTest {
 
 	/** A codelet of one RW buffer with both implementations: {@code cpu} and {@code gpu}. */
 	static Codelet both(Consumer<DataHandle[]> cpu, Consumer<CudaCall> gpu) {
-		return new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-				cpu.accept(b);
-			}
-
+		return new RuntimeFixture.CpuAndDevice(cpu, WorkerType.CUDA) {
 			@Override
 			public void runCUDA(CudaCall call) {
 				gpu.accept(call);
-			}
-
-			@Override
-			public Set<WorkerType> getWhere() {
-				return EnumSet.of(WorkerType.CPU, WorkerType.CUDA);
-			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[] { STARPU_RW };
 			}
 		};
 	}
@@ -167,16 +136,8 @@ class CudaTest {
 	void codeletsSayTheyHaveACudaImplementation() {
 		assertEquals(EnumSet.of(WorkerType.CUDA), addOnGpu(1).getWhere());
 		assertEquals(4, WorkerType.CUDA.bit());
-		Codelet cpuOnly = new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[0];
-			}
-		};
+		Codelet cpuOnly = RuntimeFixture.codelet(null, new AccessMode[0], b -> {
+		});
 		UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
 				() -> cpuOnly.runCUDA(null));
 		assertTrue(e.getMessage().contains("no CUDA implementation"), e.getMessage());
@@ -190,22 +151,12 @@ class CudaTest {
 	void gpuACudaOnlyCodeletComputesOnTheGpuAndJavaReadsTheResult() {
 		startWithGpu();
 		AtomicReference<String> device = new AtomicReference<>();
-		try (FloatVectorHandle v = FloatVectorHandle.register(1000)) {
-			for (int i = 0; i < 1000; i++) {
-				v.setValueAt(i, i);
-			}
-			StarPU.submitTask(cuda("scale", call -> {
-				device.set(call.getDeviceId() + ":" + call.getDeviceName());
-				DeviceBuffer b = call.getBuffer(0);
-				int n = (int) b.getCount();
-				call.kernel(PROGRAM, "scale").arg(b).arg(n).arg(3f).launch((n + 255) / 256, 256);
-			}), true, v);
-			v.acquire();
-			for (int i = 0; i < 1000; i++) {
-				assertEquals(3f * i, v.getValueAt(i), "element " + i);
-			}
-			v.release();
-		}
+		DeviceCases.scalesAThousandFloatsByThree(cuda("scale", call -> {
+			device.set(call.getDeviceId() + ":" + call.getDeviceName());
+			DeviceBuffer b = call.getBuffer(0);
+			int n = (int) b.getCount();
+			call.kernel(PROGRAM, "scale").arg(b).arg(n).arg(3f).launch((n + 255) / 256, 256);
+		}));
 		assertTrue(device.get().startsWith("0:") && device.get().length() > 2, device.get());
 	}
 
@@ -213,28 +164,11 @@ class CudaTest {
 	void gpuCpuAndGpuTasksShareOneVector() {
 		startWithGpu();
 		AtomicInteger onCpu = new AtomicInteger(), onGpu = new AtomicInteger();
-		Codelet add = both(b -> {
-			onCpu.incrementAndGet();
-			LongVectorHandle v = (LongVectorHandle) b[0];
-			for (int i = 0; i < v.getSize(); i++) {
-				v.setValueAt(i, v.getValueAt(i) + 1);
-			}
-		}, call -> {
+		Codelet add = both(DeviceCases.addOne(onCpu), call -> {
 			onGpu.incrementAndGet();
 			addOnGpu(1).runCUDA(call);
 		});
-		try (LongVectorHandle v = LongVectorHandle.register(16)) {
-			for (int t = 0; t < 40; t++) {
-				StarPU.submitTask(add, false, v);
-			}
-			StarPU.submitTask(addOnGpu(100), false, v);
-			StarPU.taskWaitForAll();
-			v.acquire();
-			for (int i = 0; i < 16; i++) {
-				assertEquals(140, v.getValueAt(i));
-			}
-			v.release();
-		}
+		DeviceCases.addsFortyTimes(add, addOnGpu(100), 140);
 		assertEquals(40, onCpu.get() + onGpu.get());
 	}
 
@@ -258,11 +192,7 @@ class CudaTest {
 			StarPU.submitTask(fill(100), false, m.getSubData(1));
 			StarPU.taskWaitForAll();
 			m.unpartition();
-			for (int y = 0; y < 3; y++) {
-				for (int x = 0; x < 4; x++) {
-					assertEquals(100 * (x / 2) + 10 * y + x % 2, m.getValueAt(x, y), "(" + x + ", " + y + ")");
-				}
-			}
+			DeviceCases.assertHalvesFilled(m);
 		}
 	}
 

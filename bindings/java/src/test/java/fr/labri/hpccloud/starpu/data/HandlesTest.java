@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
-import java.util.function.Consumer;
 
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_R;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_RW;
@@ -19,20 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class HandlesTest extends RuntimeFixture {
-	static Codelet codelet(DataHandle.AccessMode[] modes, Consumer<DataHandle[]> body) {
-		return new Codelet() {
-			@Override
-			public void run(DataHandle[] buffers) {
-				body.accept(buffers);
-			}
-
-			@Override
-			public DataHandle.AccessMode[] getAccessModes() {
-				return modes;
-			}
-		};
-	}
-
 	@Test
 	void aWrappedDirectBufferIsSharedWithoutCopy() throws StarPUException {
 		ByteBuffer mine = ByteBuffer.allocateDirect(8 * 5).order(ByteOrder.nativeOrder());
@@ -41,7 +26,7 @@ class HandlesTest extends RuntimeFixture {
 			view.put(i, i);
 		}
 		try (DoubleVectorHandle v = DoubleVectorHandle.wrap(mine, 5)) {
-			StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+			StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_RW }, b -> {
 				DoubleVectorHandle d = (DoubleVectorHandle) b[0];
 				for (int i = 0; i < d.getSize(); i++) {
 					d.setValueAt(i, d.getValueAt(i) * 2.5);
@@ -65,7 +50,7 @@ class HandlesTest extends RuntimeFixture {
 				sizes[c] = ((IntegerVectorHandle) v.getSubData(c)).getSize();
 			}
 			assertArrayEquals(new int[] { 4, 3, 3 }, sizes);
-			Codelet plusChild = codelet(new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+			Codelet plusChild = codelet(null, new DataHandle.AccessMode[] { STARPU_RW }, b -> {
 				IntegerVectorHandle p = (IntegerVectorHandle) b[0];
 				for (int i = 0; i < p.getSize(); i++) {
 					p.setValueAt(i, p.getValueAt(i) * 10);
@@ -93,7 +78,7 @@ class HandlesTest extends RuntimeFixture {
 		in.setValueAt(2, "ccc");
 		in.partition(3);
 		out.partition(3);
-		StarPU.mapCodelet(codelet(new DataHandle.AccessMode[] { STARPU_R, STARPU_W }, b -> {
+		StarPU.mapCodelet(codelet(null, new DataHandle.AccessMode[] { STARPU_R, STARPU_W }, b -> {
 			@SuppressWarnings("unchecked")
 			VectorHandle<String> i = (VectorHandle<String>) b[0];
 			@SuppressWarnings("unchecked")
@@ -114,7 +99,7 @@ class HandlesTest extends RuntimeFixture {
 				v.setValueAt(i, i + 1);
 			}
 			v.partition(2);
-			StarPU.reduceCodelet(codelet(new DataHandle.AccessMode[] { STARPU_R, STARPU_RW }, b -> {
+			StarPU.reduceCodelet(codelet(null, new DataHandle.AccessMode[] { STARPU_R, STARPU_RW }, b -> {
 				LongVectorHandle in = (LongVectorHandle) b[0];
 				long s = 0;
 				for (int i = 0; i < in.getSize(); i++) {

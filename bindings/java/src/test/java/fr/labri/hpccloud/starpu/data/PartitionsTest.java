@@ -11,7 +11,7 @@ import java.util.List;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_R;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_RW;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_W;
-import static fr.labri.hpccloud.starpu.data.HandlesTest.codelet;
+import static fr.labri.hpccloud.starpu.RuntimeFixture.codelet;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PartitionsTest extends RuntimeFixture {
 	/** Adds {@code k} to every element of a long vector or matrix. */
 	static Codelet add(long k) {
-		return codelet(new DataHandle.AccessMode[] { STARPU_RW }, b -> {
+		return codelet(null, new DataHandle.AccessMode[] { STARPU_RW }, b -> {
 			if (b[0] instanceof LongMatrixHandle) {
 				LongMatrixHandle m = (LongMatrixHandle) b[0];
 				for (int y = 0; y < m.getNy(); y++) {
@@ -78,7 +78,7 @@ class PartitionsTest extends RuntimeFixture {
 			}
 			PartitionPlan p = v.partitionPlan(Filter.vectorBlock(2));
 			p.partitionReadonlySubmit();
-			Codelet total = codelet(new DataHandle.AccessMode[] { STARPU_R, STARPU_R, STARPU_W }, b -> {
+			Codelet total = codelet(null, new DataHandle.AccessMode[] { STARPU_R, STARPU_R, STARPU_W }, b -> {
 				long s = 0;
 				for (int k = 0; k < 2; k++) {
 					LongVectorHandle h = (LongVectorHandle) b[k];
@@ -146,7 +146,7 @@ class PartitionsTest extends RuntimeFixture {
 	void dataWithoutAHomeIsReadableWhileAcquired() {
 		LongVectorHandle lazy = LongVectorHandle.registerLazy(3);
 		assertThrows(InvalidArgumentException.class, () -> lazy.getValueAt(0));
-		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_W }, b -> {
+		StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_W }, b -> {
 			LongVectorHandle v = (LongVectorHandle) b[0];
 			for (int i = 0; i < v.getSize(); i++) {
 				v.setValueAt(i, 7 * i);
@@ -156,7 +156,7 @@ class PartitionsTest extends RuntimeFixture {
 		assertArrayEquals(new long[] { 1, 8, 15 }, values(lazy));
 		assertThrows(InvalidArgumentException.class, () -> lazy.getValueAt(0));
 		LongVariableHandle one = LongVariableHandle.registerLazy();
-		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_W }, b -> ((LongVariableHandle) b[0]).setValue(42)),
+		StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_W }, b -> ((LongVariableHandle) b[0]).setValue(42)),
 				false, one);
 		one.acquire();
 		assertEquals(42, one.getValue());
@@ -171,7 +171,7 @@ class PartitionsTest extends RuntimeFixture {
 		v.setValueAt(0, 5);
 		v.invalidate();
 		// The next task must write it; the value it writes is the data's.
-		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_W }, b -> ((LongVectorHandle) b[0]).setValueAt(1, 9)),
+		StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_W }, b -> ((LongVectorHandle) b[0]).setValueAt(1, 9)),
 				false, v);
 		assertEquals(9, values(v)[1]);
 		v.unregisterNoCoherency();
@@ -184,9 +184,9 @@ class PartitionsTest extends RuntimeFixture {
 			x.setSequentialConsistency(false);
 			// Only the declared dependency orders them now.
 			List<Long> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-			fr.labri.hpccloud.starpu.Task first = StarPU.task(codelet(new DataHandle.AccessMode[] { STARPU_RW },
+			fr.labri.hpccloud.starpu.Task first = StarPU.task(codelet(null, new DataHandle.AccessMode[] { STARPU_RW },
 					b -> ((LongVariableHandle) b[0]).setValue(3))).handles(x);
-			fr.labri.hpccloud.starpu.Task second = StarPU.task(codelet(new DataHandle.AccessMode[] { STARPU_R },
+			fr.labri.hpccloud.starpu.Task second = StarPU.task(codelet(null, new DataHandle.AccessMode[] { STARPU_R },
 					b -> seen.add(((LongVariableHandle) b[0]).getValue()))).handles(x).after(first);
 			second.submit();
 			first.submit();

@@ -16,7 +16,7 @@ import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_REDUX;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_RW;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_SCRATCH;
 import static fr.labri.hpccloud.starpu.data.DataHandle.AccessMode.STARPU_W;
-import static fr.labri.hpccloud.starpu.data.HandlesTest.codelet;
+import static fr.labri.hpccloud.starpu.RuntimeFixture.codelet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,11 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** STARPU_REDUX with Java reduction codelets, and STARPU_SCRATCH buffers. */
 class ReductionsTest extends RuntimeFixture {
-	static final Codelet SUM = codelet(new DataHandle.AccessMode[] { STARPU_RW, STARPU_R }, b -> {
+	static final Codelet SUM = codelet(null, new DataHandle.AccessMode[] { STARPU_RW, STARPU_R }, b -> {
 		LongVariableHandle dst = (LongVariableHandle) b[0];
 		dst.setValue(dst.getValue() + ((LongVariableHandle) b[1]).getValue());
 	});
-	static final Codelet ZERO = codelet(new DataHandle.AccessMode[] { STARPU_W },
+	static final Codelet ZERO = codelet(null, new DataHandle.AccessMode[] { STARPU_W },
 			b -> ((LongVariableHandle) b[0]).setValue(0));
 
 	@Test
@@ -39,7 +39,7 @@ class ReductionsTest extends RuntimeFixture {
 		Set<Object> seen = Collections.synchronizedSet(new HashSet<>());
 		for (int i = 1; i <= 200; i++) {
 			final long add = i;
-			StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_REDUX }, b -> {
+			StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_REDUX }, b -> {
 				// The task works on its worker's contribution, not on the registered variable.
 				seen.add(b[0]);
 				LongVariableHandle c = (LongVariableHandle) b[0];
@@ -53,7 +53,7 @@ class ReductionsTest extends RuntimeFixture {
 		assertTrue(!seen.contains(total), "REDUX tasks were given the registered handle itself");
 		// A second group starts from the reduced value.
 		for (int i = 0; i < 10; i++) {
-			StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_REDUX }, b -> {
+			StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_REDUX }, b -> {
 				LongVariableHandle c = (LongVariableHandle) b[0];
 				c.setValue(c.getValue() + 1);
 			}), false, total);
@@ -65,17 +65,17 @@ class ReductionsTest extends RuntimeFixture {
 	@Test
 	void aThrowingReductionCodeletFailsTheWait() throws StarPUException {
 		LongVariableHandle total = LongVariableHandle.register();
-		Codelet broken = codelet(new DataHandle.AccessMode[] { STARPU_RW, STARPU_R }, b -> {
+		Codelet broken = codelet(null, new DataHandle.AccessMode[] { STARPU_RW, STARPU_R }, b -> {
 			throw new IllegalStateException("no folding today");
 		});
 		total.setReductionMethods(broken, ZERO);
 		for (int i = 0; i < 8; i++) {
-			StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_REDUX }, b -> {
+			StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_REDUX }, b -> {
 				LongVariableHandle c = (LongVariableHandle) b[0];
 				c.setValue(c.getValue() + 1);
 			}), false, total);
 		}
-		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_R }, b -> {
+		StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_R }, b -> {
 		}), false, total);
 		StarPUException e = assertThrows(StarPUException.class, StarPU::taskWaitForAll);
 		assertTrue(e instanceof TaskFailedException && e.getCause() instanceof IllegalStateException, "cause: " + e.getCause());
@@ -99,7 +99,7 @@ class ReductionsTest extends RuntimeFixture {
 			input.setValueAt(i, i + 1);
 			scratch.setValueAt(i, -7);
 		}
-		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_R, STARPU_SCRATCH, STARPU_W }, b -> {
+		StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_R, STARPU_SCRATCH, STARPU_W }, b -> {
 			DoubleVectorHandle in = (DoubleVectorHandle) b[0];
 			DoubleVectorHandle tmp = (DoubleVectorHandle) b[1];
 			DoubleVectorHandle out = (DoubleVectorHandle) b[2];
@@ -134,7 +134,7 @@ class ReductionsTest extends RuntimeFixture {
 		for (int i = 0; i < 3; i++) {
 			scratch.setValueAt(i, -1);
 		}
-		StarPU.submitTask(codelet(new DataHandle.AccessMode[] { STARPU_SCRATCH, STARPU_W }, b -> {
+		StarPU.submitTask(codelet(null, new DataHandle.AccessMode[] { STARPU_SCRATCH, STARPU_W }, b -> {
 			@SuppressWarnings("unchecked")
 			VectorHandle<Integer> tmp = (VectorHandle<Integer>) b[0];
 			@SuppressWarnings("unchecked")

@@ -1,8 +1,10 @@
 package fr.labri.hpccloud.starpu.opencl;
 
 import fr.labri.hpccloud.starpu.Codelet;
+import fr.labri.hpccloud.starpu.DeviceCases;
 import fr.labri.hpccloud.starpu.InvalidArgumentException;
 import fr.labri.hpccloud.starpu.NoDeviceException;
+import fr.labri.hpccloud.starpu.RuntimeFixture;
 import fr.labri.hpccloud.starpu.StarPU;
 import fr.labri.hpccloud.starpu.StarPUException;
 import fr.labri.hpccloud.starpu.TaskFailedException;
@@ -12,7 +14,6 @@ import fr.labri.hpccloud.starpu.data.DataHandle.AccessMode;
 import fr.labri.hpccloud.starpu.data.DoubleVariableHandle;
 import fr.labri.hpccloud.starpu.data.DoubleVectorHandle;
 import fr.labri.hpccloud.starpu.data.Filter;
-import fr.labri.hpccloud.starpu.data.FloatVectorHandle;
 import fr.labri.hpccloud.starpu.data.IntegerVectorHandle;
 import fr.labri.hpccloud.starpu.data.LongMatrixHandle;
 import fr.labri.hpccloud.starpu.data.LongVectorHandle;
@@ -24,9 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -40,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * OpenCL implementations of Java codelets, on a real OpenCL device: PoCL where there is no
@@ -82,30 +79,19 @@ class OpenCLTest {
 
 	/** Starts a runtime of one CPU worker and {@code nopencl} OpenCL workers. */
 	static void start(int nopencl) {
-		StarPU.init(Map.of("STARPU_NCPU", "1", "STARPU_NOPENCL", Integer.toString(nopencl), "STARPU_SCHED", "eager",
-				"STARPU_SILENT", "1"));
+		RuntimeFixture.startOneCpuAnd("STARPU_NOPENCL", nopencl);
 	}
 
 	/** Starts a runtime with one OpenCL worker, or skips the test (with the reason) when there is no device. */
 	static void startWithDevice() {
 		start(1);
-		if (StarPU.workerCount(WorkerType.OPENCL) == 0) {
-			StarPU.shutdown();
-		}
-		assumeTrue(StarPU.isInitialized(),
-				"no OpenCL device (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)");
+		RuntimeFixture.keepIfItHas(WorkerType.OPENCL, false, "no OpenCL device",
+				" (install pocl-opencl-icd; PoCL needs STARPU_OPENCL_ON_CPUS=1)");
 	}
 
 	@AfterEach
 	void stop() {
-		if (StarPU.isInitialized()) {
-			try {
-				StarPU.taskWaitForAll();
-			} catch (StarPUException reportedByTheTest) {
-				// Failures a test provoked on purpose.
-			}
-			StarPU.shutdown();
-		}
+		RuntimeFixture.stopRuntime();
 	}
 
 	/** An OpenCL-only codelet of {@code modes} running {@code body}. */
@@ -130,25 +116,10 @@ class OpenCLTest {
 
 	/** A codelet of one RW buffer with both implementations: {@code cpu} and {@code device}. */
 	static Codelet both(Consumer<DataHandle[]> cpu, Consumer<OpenCLCall> device) {
-		return new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-				cpu.accept(b);
-			}
-
+		return new RuntimeFixture.CpuAndDevice(cpu, WorkerType.OPENCL) {
 			@Override
 			public void runOpenCL(OpenCLCall call) {
 				device.accept(call);
-			}
-
-			@Override
-			public Set<WorkerType> getWhere() {
-				return EnumSet.of(WorkerType.CPU, WorkerType.OPENCL);
-			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[] { STARPU_RW };
 			}
 		};
 	}
@@ -178,22 +149,11 @@ class OpenCLTest {
 		assertEquals(1, StarPU.workerCount(WorkerType.CPU));
 		AtomicReference<String> device = new AtomicReference<>();
 		AtomicInteger worker = new AtomicInteger(-1);
-		try (FloatVectorHandle v = FloatVectorHandle.register(1000)) {
-			for (int i = 0; i < 1000; i++) {
-				v.setValueAt(i, i);
-			}
-			Codelet observed = opencl("observed", call -> {
-				device.set(call.getDeviceId() + ":" + call.getDeviceName());
-				worker.set(StarPU.workerId());
-				scale(3).runOpenCL(call);
-			}, STARPU_RW);
-			StarPU.submitTask(observed, true, v);
-			v.acquire();
-			for (int i = 0; i < 1000; i++) {
-				assertEquals(3f * i, v.getValueAt(i), "element " + i);
-			}
-			v.release();
-		}
+		DeviceCases.scalesAThousandFloatsByThree(opencl("observed", call -> {
+			device.set(call.getDeviceId() + ":" + call.getDeviceName());
+			worker.set(StarPU.workerId());
+			scale(3).runOpenCL(call);
+		}, STARPU_RW));
 		assertTrue(device.get().startsWith("0:") && device.get().length() > 2, device.get());
 		assertEquals(1, worker.get(), "the OpenCL worker comes after the CPU worker");
 	}
@@ -201,20 +161,12 @@ class OpenCLTest {
 	@Test
 	void cpuAndOpenCLTasksAlternateOnOneVectorInSubmissionOrder() {
 		startWithDevice();
-		Codelet timesTwo = new Codelet() {
-			@Override
-			public void run(DataHandle[] b) {
-				LongVectorHandle v = (LongVectorHandle) b[0];
-				for (int i = 0; i < v.getSize(); i++) {
-					v.setValueAt(i, 2 * v.getValueAt(i));
-				}
+		Codelet timesTwo = RuntimeFixture.codelet(null, new AccessMode[] { STARPU_RW }, b -> {
+			LongVectorHandle v = (LongVectorHandle) b[0];
+			for (int i = 0; i < v.getSize(); i++) {
+				v.setValueAt(i, 2 * v.getValueAt(i));
 			}
-
-			@Override
-			public AccessMode[] getAccessModes() {
-				return new AccessMode[] { STARPU_RW };
-			}
-		};
+		});
 		try (LongVectorHandle v = LongVectorHandle.register(64)) {
 			for (int i = 0; i < 64; i++) {
 				v.setValueAt(i, i);
@@ -240,27 +192,11 @@ class OpenCLTest {
 	void aCodeletWithBothImplementationsRunsEachTaskOnceOnEitherKind() {
 		startWithDevice();
 		AtomicInteger onCpu = new AtomicInteger(), onDevice = new AtomicInteger();
-		Codelet add = both(b -> {
-			onCpu.incrementAndGet();
-			LongVectorHandle v = (LongVectorHandle) b[0];
-			for (int i = 0; i < v.getSize(); i++) {
-				v.setValueAt(i, v.getValueAt(i) + 1);
-			}
-		}, call -> {
+		Codelet add = both(DeviceCases.addOne(onCpu), call -> {
 			onDevice.incrementAndGet();
 			addOnDevice(1).runOpenCL(call);
 		});
-		try (LongVectorHandle v = LongVectorHandle.register(16)) {
-			for (int t = 0; t < 40; t++) {
-				StarPU.submitTask(add, false, v);
-			}
-			StarPU.taskWaitForAll();
-			v.acquire();
-			for (int i = 0; i < 16; i++) {
-				assertEquals(40, v.getValueAt(i));
-			}
-			v.release();
-		}
+		DeviceCases.addsFortyTimes(add, null, 40);
 		assertEquals(40, onCpu.get() + onDevice.get());
 	}
 
@@ -318,11 +254,7 @@ class OpenCLTest {
 			StarPU.submitTask(fill(100, 2, 2, 3, 4), false, m.getSubData(1));
 			StarPU.taskWaitForAll();
 			m.unpartition();
-			for (int y = 0; y < 3; y++) {
-				for (int x = 0; x < 4; x++) {
-					assertEquals(100 * (x / 2) + 10 * y + x % 2, m.getValueAt(x, y), "(" + x + ", " + y + ")");
-				}
-			}
+			DeviceCases.assertHalvesFilled(m);
 		}
 	}
 
