@@ -14,7 +14,7 @@ use crate::job::job;
 use crate::task::{self, starpu_task_create, starpu_task_destroy};
 use libc::{c_int, c_void};
 use smallvec::SmallVec;
-use starpu_core::task::args::ArgPacker;
+use starpu_core::task::args;
 use starpu_core::task::Access;
 use starpu_core::{AccessMode, Codelet, DataHandle, Error};
 use std::sync::Arc;
@@ -149,7 +149,8 @@ unsafe fn apply(
         check_now: !submitting,
         handles: SmallVec::new(),
     };
-    let mut values: Option<ArgPacker> = None;
+    // The `STARPU_VALUE`s, packed once all are known.
+    let mut values: SmallVec<[&[u8]; 8]> = SmallVec::new();
     for (pos, a) in args.iter().enumerate() {
         let key = a.key;
         if key > 0 && key < STARPU_VALUE {
@@ -169,7 +170,7 @@ unsafe fn apply(
                 } else {
                     std::slice::from_raw_parts(a.a.p as *const u8, len)
                 };
-                values.get_or_insert_with(ArgPacker::new).push(bytes);
+                values.push(bytes);
             }
             STARPU_CL_ARGS | STARPU_CL_ARGS_NFREE => {
                 tr.cl_arg = a.a.p;
@@ -295,17 +296,18 @@ unsafe fn apply(
         None
     };
     buffers.store(t);
-    if let Some(p) = values {
-        let bytes = p.finish();
-        let buf = ffi::malloc_copy(&bytes);
+    if !values.is_empty() {
+        let len = args::packed_len(&values);
+        let buf = libc::malloc(len) as *mut u8;
         if buf.is_null() {
             return Err(Error::new(
                 starpu_core::ErrorKind::OutOfMemory,
                 "cannot allocate task arguments",
             ));
         }
-        tr.cl_arg = buf;
-        tr.cl_arg_size = bytes.len();
+        args::pack_into(&values, std::slice::from_raw_parts_mut(buf, len));
+        tr.cl_arg = buf.cast();
+        tr.cl_arg_size = len;
         tr.cl_arg_free = 1;
     }
     Ok(match (buffers.cl, accesses) {
