@@ -66,10 +66,40 @@ impl Mpi {
                 ))
             })
         };
+        // One look-up per datum: checking each owner also finds the owner of the data
+        // written, for when nothing else chooses. An error about the data written counts
+        // only then, and after every datum's check: it waits in `written`.
+        let mut written: Result<Option<i32>> = Ok(None);
+        let mut consistent = true;
         for a in data {
-            let moved = a.mode.reads() || a.mode.contains(AccessMode::W) || redux(a.mode);
-            if let (Some(h), true) = (&a.handle, moved) {
-                owner(h)?;
+            let writes = a.mode.contains(AccessMode::W) || redux(a.mode);
+            let rank = match (&a.handle, a.mode.reads() || writes) {
+                (Some(h), true) => Some(owner(h)?),
+                _ => None,
+            };
+            if !writes {
+                continue;
+            }
+            let Ok(xrank) = &mut written else {
+                continue;
+            };
+            let Some(r) = rank else {
+                written = Err(Error::invalid(
+                    "a task writes a NULL data handle: no process can run it",
+                ));
+                continue;
+            };
+            match *xrank {
+                None => *xrank = Some(r),
+                Some(x) if x == r => {}
+                Some(x) if x == PER_NODE || r == PER_NODE => {
+                    written = Err(Error::invalid(format!(
+                        "a task writes per-node data and data owned by rank {}: a task \
+                         replicated on every process may only write per-node data",
+                        if x == PER_NODE { r } else { x }
+                    )));
+                }
+                Some(_) => consistent = false,
             }
         }
         let chosen = match execute_on {
@@ -79,37 +109,10 @@ impl Mpi {
         };
         let xrank = match chosen {
             Some(r) => r,
-            None => {
-                let mut xrank = None;
-                let mut consistent = true;
-                for a in data
-                    .iter()
-                    .filter(|a| a.mode.contains(AccessMode::W) || redux(a.mode))
-                {
-                    let h = a.handle.as_ref().ok_or_else(|| {
-                        Error::invalid("a task writes a NULL data handle: no process can run it")
-                    })?;
-                    let r = owner(h)?;
-                    match xrank {
-                        None => xrank = Some(r),
-                        Some(x) if x == r => {}
-                        Some(x) => {
-                            if x == PER_NODE || r == PER_NODE {
-                                return Err(Error::invalid(format!(
-                                    "a task writes per-node data and data owned by rank {}: \
-                                     a task replicated on every process may only write per-node data",
-                                    if x == PER_NODE { r } else { x }
-                                )));
-                            }
-                            consistent = false;
-                        }
-                    }
-                }
-                match xrank {
-                    Some(x) if consistent => x,
-                    _ => self.select_node(me, size, data, policy)?,
-                }
-            }
+            None => match written? {
+                Some(x) if consistent => x,
+                _ => self.select_node(me, size, data, policy)?,
+            },
         };
         if xrank != PER_NODE {
             info.check_rank(xrank, "executing")?;
