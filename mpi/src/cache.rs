@@ -6,7 +6,15 @@
 
 use crate::comm::Comm;
 use crate::context::Mpi;
+use crate::data::Entry;
 use starpu_core::{DataHandle, Result};
+
+/// Forgets both sides of the cache for written data; returns whether this process held a
+/// received copy.
+fn forget_copies(e: &mut Entry) -> bool {
+    e.sent.clear();
+    std::mem::replace(&mut e.received, false)
+}
 
 impl Mpi {
     /// Whether this process holds a valid copy of `h` received from its owner.
@@ -54,13 +62,28 @@ impl Mpi {
     /// `cached_send_clear` then `cached_receive_clear` (with the cache on), with one
     /// look-up: `h` was written.
     pub(crate) fn cached_clear(&self, h: &DataHandle) -> Result<()> {
-        let had = self
-            .data
-            .with(h, |e| {
-                e.sent.clear();
-                std::mem::replace(&mut e.received, false)
+        let had = self.data.with(h, forget_copies).unwrap_or(false);
+        self.invalidate_if(had, h)
+    }
+
+    /// The owner of `h` (as `data_rank`) and, when `clear(owner)` holds, `cached_clear`'s
+    /// update of the cache in the same look-up (`Some(had)`; the caller ends it with
+    /// `invalidate_if`): task insertion asks both of each datum written.
+    pub(crate) fn data_rank_then_clear(
+        &self,
+        h: &DataHandle,
+        clear: impl FnOnce(i32) -> bool,
+    ) -> (Option<i32>, Option<bool>) {
+        self.data
+            .with(h, |e| match e.rank {
+                -1 => (None, None),
+                r => (Some(r), clear(r).then(|| forget_copies(e))),
             })
-            .unwrap_or(false);
+            .unwrap_or((None, None))
+    }
+
+    /// Invalidates this process's copy of `h` when it held one received (`had`).
+    pub(crate) fn invalidate_if(&self, had: bool, h: &DataHandle) -> Result<()> {
         if had {
             self.rt.invalidate_submit(h)?;
         }

@@ -43,6 +43,27 @@ fn plain_read(mode: AccessMode) -> bool {
     mode.reads() && !redux(mode)
 }
 
+/// What happens after a task to data it wrote, owned by `owner` (`me`: this process).
+#[derive(PartialEq, Eq)]
+enum Back {
+    /// The owner ran the task, or every process did: nothing moves.
+    Stays,
+    /// This process owns the data and another ran the task: the value comes back.
+    Receive,
+    /// This process ran the task on data another owns: the value goes back.
+    Send,
+}
+
+fn written_back(owner: i32, me: i32, p: &Placement) -> Back {
+    if owner == me && p.xrank != PER_NODE && p.xrank != me {
+        Back::Receive
+    } else if owner != me && p.do_execute {
+        Back::Send
+    } else {
+        Back::Stays
+    }
+}
+
 impl Mpi {
     /// Decides where a task over `data` runs. Each datum read or written must have an
     /// owner; an explicit choice wins, then the owner of the data written (when one
@@ -66,10 +87,40 @@ impl Mpi {
                 ))
             })
         };
+        // One look-up per datum: checking each owner also finds the owner of the data
+        // written, for when nothing else chooses. An error about the data written counts
+        // only then, and after every datum's check: it waits in `written`.
+        let mut written: Result<Option<i32>> = Ok(None);
+        let mut consistent = true;
         for a in data {
-            let moved = a.mode.reads() || a.mode.contains(AccessMode::W) || redux(a.mode);
-            if let (Some(h), true) = (&a.handle, moved) {
-                owner(h)?;
+            let writes = a.mode.contains(AccessMode::W) || redux(a.mode);
+            let rank = match (&a.handle, a.mode.reads() || writes) {
+                (Some(h), true) => Some(owner(h)?),
+                _ => None,
+            };
+            if !writes {
+                continue;
+            }
+            let Ok(xrank) = &mut written else {
+                continue;
+            };
+            let Some(r) = rank else {
+                written = Err(Error::invalid(
+                    "a task writes a NULL data handle: no process can run it",
+                ));
+                continue;
+            };
+            match *xrank {
+                None => *xrank = Some(r),
+                Some(x) if x == r => {}
+                Some(x) if x == PER_NODE || r == PER_NODE => {
+                    written = Err(Error::invalid(format!(
+                        "a task writes per-node data and data owned by rank {}: a task \
+                         replicated on every process may only write per-node data",
+                        if x == PER_NODE { r } else { x }
+                    )));
+                }
+                Some(_) => consistent = false,
             }
         }
         let chosen = match execute_on {
@@ -79,37 +130,10 @@ impl Mpi {
         };
         let xrank = match chosen {
             Some(r) => r,
-            None => {
-                let mut xrank = None;
-                let mut consistent = true;
-                for a in data
-                    .iter()
-                    .filter(|a| a.mode.contains(AccessMode::W) || redux(a.mode))
-                {
-                    let h = a.handle.as_ref().ok_or_else(|| {
-                        Error::invalid("a task writes a NULL data handle: no process can run it")
-                    })?;
-                    let r = owner(h)?;
-                    match xrank {
-                        None => xrank = Some(r),
-                        Some(x) if x == r => {}
-                        Some(x) => {
-                            if x == PER_NODE || r == PER_NODE {
-                                return Err(Error::invalid(format!(
-                                    "a task writes per-node data and data owned by rank {}: \
-                                     a task replicated on every process may only write per-node data",
-                                    if x == PER_NODE { r } else { x }
-                                )));
-                            }
-                            consistent = false;
-                        }
-                    }
-                }
-                match xrank {
-                    Some(x) if consistent => x,
-                    _ => self.select_node(me, size, data, policy)?,
-                }
-            }
+            None => match written? {
+                Some(x) if consistent => x,
+                _ => self.select_node(me, size, data, policy)?,
+            },
         };
         if xrank != PER_NODE {
             info.check_rank(xrank, "executing")?;
@@ -179,29 +203,43 @@ impl Mpi {
     ) -> Result<()> {
         let me = self.comm_rank(comm)?;
         let t = Transfer::with_prio(comm, prio);
+        let cache_on = self.cache_enabled();
         for a in data {
             let Some(h) = &a.handle else { continue };
             if redux(a.mode) {
                 self.note_contribution(h, p.xrank);
             }
+            // `Some(had)`: the cache forgot the copies of `h` already (below otherwise).
+            let mut cleared = None;
             if plain_write(a.mode) {
-                let owner = match self.data_rank(h) {
-                    Some(PER_NODE) => me,
-                    Some(r) => r,
-                    None => continue,
+                let local = |r: i32| if r == PER_NODE { me } else { r };
+                // Where no transfer follows, the look-up of the owner also updates the cache.
+                let (rank, done) = self.data_rank_then_clear(h, |r| {
+                    cache_on && written_back(local(r), me, p) == Back::Stays
+                });
+                cleared = done;
+                let Some(owner) = rank.map(local) else {
+                    continue;
                 };
-                if owner == me && p.xrank != PER_NODE && p.xrank != me {
-                    let (_, tag) = self.owner_and_tag(h, "receiving data a task wrote")?;
-                    self.irecv_detached(h, p.xrank, tag, &t, None)?;
-                } else if owner != me && p.do_execute {
-                    let (_, tag) = self.owner_and_tag(h, "sending back data a task wrote")?;
-                    let sync = a.mode.contains(AccessMode::SSEND);
-                    self.isend_detached(h, owner, tag, &Transfer { sync, ..t }, None)?;
+                match written_back(owner, me, p) {
+                    Back::Stays => {}
+                    Back::Receive => {
+                        let (_, tag) = self.owner_and_tag(h, "receiving data a task wrote")?;
+                        self.irecv_detached(h, p.xrank, tag, &t, None)?;
+                    }
+                    Back::Send => {
+                        let (_, tag) = self.owner_and_tag(h, "sending back data a task wrote")?;
+                        let sync = a.mode.contains(AccessMode::SSEND);
+                        self.isend_detached(h, owner, tag, &Transfer { sync, ..t }, None)?;
+                    }
                 }
             }
-            if self.cache_enabled() {
+            if cache_on {
                 if a.mode.contains(AccessMode::W) || redux(a.mode) {
-                    self.cached_clear(h)?;
+                    match cleared {
+                        Some(had) => self.invalidate_if(had, h)?,
+                        None => self.cached_clear(h)?,
+                    }
                 }
             } else if plain_read(a.mode) && p.do_execute {
                 // Without the cache, a received copy serves this one task.

@@ -14,9 +14,9 @@ use crate::job::job;
 use crate::task::{self, starpu_task_create, starpu_task_destroy};
 use libc::{c_int, c_void};
 use smallvec::SmallVec;
-use starpu_core::task::args::ArgPacker;
+use starpu_core::task::args;
 use starpu_core::task::Access;
-use starpu_core::{AccessMode, Codelet, Error};
+use starpu_core::{AccessMode, Codelet, DataHandle, Error};
 use std::sync::Arc;
 
 /// What to do with the decoded task.
@@ -42,6 +42,19 @@ pub extern "C" fn _starpu_insert_unknown_key(key: c_int) -> c_int {
 /// `p` is NULL or was a `void (*)(void *)` in the caller's argument list.
 unsafe fn callback(p: *mut c_void) -> starpu_callback_func_t {
     std::mem::transmute::<*mut c_void, starpu_callback_func_t>(p)
+}
+
+/// What a caller decoded from the same records already (StarPU-MPI's insertion, which
+/// needs the data to place the task): reused here instead of looked up again.
+pub(crate) struct Known<'a> {
+    /// The core's view of the codelet (`None` for a task without codelet).
+    pub codelet: Option<Arc<Codelet>>,
+    /// The resolved handle of buffer `i`, in the order of the records (`None`: resolve it
+    /// here, which reports a bad one).
+    pub handle: &'a dyn Fn(usize) -> Option<DataHandle>,
+    /// Access-mode bits the task does not get (`STARPU_SSEND` only tells StarPU-MPI how to
+    /// send).
+    pub drop_modes: u32,
 }
 
 /// Appends handles to a task, in `handles` then in `dyn_handles` past STARPU_NMAXBUFS.
@@ -73,12 +86,16 @@ impl Buffers {
         Ok(())
     }
 
-    /// The core's accesses for the buffers (each handle resolved, modes as given).
-    fn accesses(&self) -> starpu_core::Result<SmallVec<[Access; 4]>> {
+    /// The core's accesses for the buffers (each handle resolved, or taken from `known`;
+    /// modes as given).
+    fn accesses(&self, known: Option<&Known>) -> starpu_core::Result<SmallVec<[Access; 4]>> {
         let mut out = SmallVec::with_capacity(self.handles.len());
         for (i, &(h, mode)) in self.handles.iter().enumerate() {
-            let handle =
-                ffi::handle(h).map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?;
+            let handle = match known.and_then(|k| (k.handle)(i)) {
+                Some(handle) => handle,
+                None => ffi::handle(h)
+                    .map_err(|e| Error::invalid(format!("buffer {i}: {}", e.message)))?,
+            };
             out.push(Access {
                 handle,
                 mode: AccessMode::from_bits_retain(mode),
@@ -119,19 +136,25 @@ unsafe fn apply(
     cl: *mut starpu_codelet,
     args: &[_starpu_insert_arg],
     submitting: bool,
+    known: Option<Known>,
 ) -> starpu_core::Result<Option<task::Decoded>> {
     let tr = &mut *t;
     tr.cl = cl;
+    let (codelet, keep) = match &known {
+        Some(k) => (k.codelet.clone(), !k.drop_modes),
+        None => ((!cl.is_null()).then(|| codelet::lookup(cl)), !0),
+    };
     let mut buffers = Buffers {
-        cl: (!cl.is_null()).then(|| codelet::lookup(cl)),
+        cl: codelet,
         check_now: !submitting,
         handles: SmallVec::new(),
     };
-    let mut values: Option<ArgPacker> = None;
+    // The `STARPU_VALUE`s, packed once all are known.
+    let mut values: SmallVec<[&[u8]; 8]> = SmallVec::new();
     for (pos, a) in args.iter().enumerate() {
         let key = a.key;
         if key > 0 && key < STARPU_VALUE {
-            buffers.push(a.a.p as starpu_data_handle_t, key as u32)?;
+            buffers.push(a.a.p as starpu_data_handle_t, key as u32 & keep)?;
             continue;
         }
         match key {
@@ -147,7 +170,7 @@ unsafe fn apply(
                 } else {
                     std::slice::from_raw_parts(a.a.p as *const u8, len)
                 };
-                values.get_or_insert_with(ArgPacker::new).push(bytes);
+                values.push(bytes);
             }
             STARPU_CL_ARGS | STARPU_CL_ARGS_NFREE => {
                 tr.cl_arg = a.a.p;
@@ -195,7 +218,7 @@ unsafe fn apply(
                 let ds = a.a.p as *const starpu_data_descr;
                 for i in 0..a.b.i.max(0) as usize {
                     let d = *ds.add(i);
-                    buffers.push(d.handle, d.mode)?;
+                    buffers.push(d.handle, d.mode & keep)?;
                 }
             }
             STARPU_TAG => {
@@ -268,22 +291,23 @@ unsafe fn apply(
         cl.check_count(buffers.handles.len())?;
     }
     let accesses = if submitting {
-        Some(buffers.accesses()?)
+        Some(buffers.accesses(known.as_ref())?)
     } else {
         None
     };
     buffers.store(t);
-    if let Some(p) = values {
-        let bytes = p.finish();
-        let buf = ffi::malloc_copy(&bytes);
+    if !values.is_empty() {
+        let len = args::packed_len(&values);
+        let buf = libc::malloc(len) as *mut u8;
         if buf.is_null() {
             return Err(Error::new(
                 starpu_core::ErrorKind::OutOfMemory,
                 "cannot allocate task arguments",
             ));
         }
-        tr.cl_arg = buf;
-        tr.cl_arg_size = bytes.len();
+        args::pack_into(&values, std::slice::from_raw_parts_mut(buf, len));
+        tr.cl_arg = buf.cast();
+        tr.cl_arg_size = len;
         tr.cl_arg_free = 1;
     }
     Ok(match (buffers.cl, accesses) {
@@ -306,6 +330,26 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
     nargs: c_int,
     out: *mut *mut starpu_task,
 ) -> c_int {
+    let args = if nargs > 0 {
+        std::slice::from_raw_parts(args, nargs as usize)
+    } else {
+        &[]
+    };
+    insert_args(action, task, cl, args, out, None)
+}
+
+/// `_starpu_task_insert_args` over a slice, with what the caller decoded already.
+///
+/// # Safety
+/// As `_starpu_task_insert_args`; `known` was decoded from the same `cl` and `args`.
+pub(crate) unsafe fn insert_args(
+    action: c_int,
+    task: *mut starpu_task,
+    cl: *mut starpu_codelet,
+    args: &[_starpu_insert_arg],
+    out: *mut *mut starpu_task,
+    known: Option<Known>,
+) -> c_int {
     let call = match action {
         _STARPU_INSERT_BUILD => "starpu_task_build",
         _STARPU_INSERT_SET => "starpu_task_set",
@@ -327,12 +371,7 @@ pub unsafe extern "C" fn _starpu_task_insert_args(
             report(call, &Error::invalid("task is NULL"));
             return -libc::EINVAL;
         }
-        let args = if nargs > 0 {
-            std::slice::from_raw_parts(args, nargs as usize)
-        } else {
-            &[]
-        };
-        let decoded = match apply(t, cl, args, action == _STARPU_INSERT_SUBMIT) {
+        let decoded = match apply(t, cl, args, action == _STARPU_INSERT_SUBMIT, known) {
             Ok(c) => c,
             Err(e) => {
                 report(call, &e);

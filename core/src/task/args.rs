@@ -104,6 +104,26 @@ impl ArgPacker {
     }
 }
 
+/// The size of the packed form of `parts`.
+pub fn packed_len(parts: &[&[u8]]) -> usize {
+    COUNT + parts.iter().map(|p| LEN + p.len()).sum::<usize>()
+}
+
+/// Writes the packed form of `parts` (as `ArgPacker` makes it) into `dst`, which is
+/// [`packed_len`] bytes long: for a caller that holds every argument before it packs, one
+/// buffer of the right size instead of a growing one and a copy.
+pub fn pack_into(parts: &[&[u8]], dst: &mut [u8]) {
+    assert_eq!(dst.len(), packed_len(parts), "pack_into: wrong buffer size");
+    dst[..COUNT].copy_from_slice(&(parts.len() as i32).to_ne_bytes());
+    let mut pos = COUNT;
+    for p in parts {
+        dst[pos..pos + LEN].copy_from_slice(&p.len().to_ne_bytes());
+        pos += LEN;
+        dst[pos..pos + p.len()].copy_from_slice(p);
+        pos += p.len();
+    }
+}
+
 /// Offset of the first argument in a packed buffer.
 pub const FIRST_ARG: usize = COUNT;
 
@@ -208,6 +228,19 @@ mod tests {
         assert_eq!(*args.get::<f64>(0).unwrap(), 3.5);
         assert!(args.get::<i32>(0).is_err());
         assert!(args.get::<f64>(2).is_err());
+    }
+
+    #[test]
+    fn pack_into_writes_what_the_packer_makes() {
+        let parts: [&[u8]; 3] = [&42i32.to_ne_bytes(), b"", b"abc"];
+        let mut p = ArgPacker::new();
+        parts.iter().for_each(|x| p.push(x));
+        let mut dst = vec![0xffu8; packed_len(&parts)];
+        pack_into(&parts, &mut dst);
+        assert_eq!(dst, p.finish());
+        let mut none = vec![0u8; packed_len(&[])];
+        pack_into(&[], &mut none);
+        assert_eq!(none, ArgPacker::new().finish());
     }
 
     #[test]

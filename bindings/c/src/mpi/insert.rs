@@ -11,9 +11,10 @@ use crate::abi::{
 use crate::codelet;
 use crate::consts::*;
 use crate::ffi::{self, c_handle, report};
-use crate::insert::{_starpu_task_insert_args, _STARPU_INSERT_BUILD, _STARPU_INSERT_SUBMIT};
+use crate::insert::{insert_args, Known, _STARPU_INSERT_BUILD, _STARPU_INSERT_SUBMIT};
 use libc::c_int;
-use starpu_core::{AccessMode, Error, Result};
+use smallvec::SmallVec;
+use starpu_core::{AccessMode, Codelet, Error, Result};
 use starpu_mpi::ffi::MPI_Comm;
 use starpu_mpi::{DataAccess, ExecuteOn, Mpi, Placement, CURRENT_POLICY};
 use std::sync::{Arc, Mutex};
@@ -25,7 +26,10 @@ pub const _STARPU_MPI_POST_BUILD: c_int = 2;
 
 /// The MPI side of an argument list.
 struct Decoded {
-    data: Vec<DataAccess>,
+    /// The core's view of the codelet, for the task's own insertion.
+    codelet: Option<Arc<Codelet>>,
+    /// One per buffer, in the order of the records.
+    data: SmallVec<[DataAccess; 4]>,
     execute_on: Option<ExecuteOn>,
     policy: i32,
     prio: i32,
@@ -47,7 +51,8 @@ unsafe fn decode(cl: *mut starpu_codelet, args: &[_starpu_insert_arg]) -> Result
             .map_or(0, |m| m.bits())
     };
     let mut d = Decoded {
-        data: Vec::new(),
+        codelet: None,
+        data: SmallVec::new(),
         execute_on: None,
         policy: CURRENT_POLICY,
         prio: 0,
@@ -88,6 +93,7 @@ unsafe fn decode(cl: *mut starpu_codelet, args: &[_starpu_insert_arg]) -> Result
             _ => {}
         }
     }
+    d.codelet = core_cl;
     Ok(d)
 }
 
@@ -119,12 +125,12 @@ pub unsafe extern "C" fn _starpu_mpi_task_insert_args(
         &[]
     };
     ffi::int_call(name, || {
-        super::with_mpi(|m| insert_args(m, action, c, cl, args, out))
+        super::with_mpi(|m| mpi_insert_args(m, action, c, cl, args, out))
     })
 }
 
 /// The body of `_starpu_mpi_task_insert_args`.
-unsafe fn insert_args(
+unsafe fn mpi_insert_args(
     m: &Mpi,
     action: c_int,
     c: MPI_Comm,
@@ -140,7 +146,7 @@ unsafe fn insert_args(
     }
     m.exchange_before(c, &d.data, &p, d.prio)?;
     let made = if p.do_execute {
-        make_task(action, cl, args, out)
+        make_task(action, cl, args, &d, out)
     } else {
         Ok(())
     };
@@ -152,28 +158,15 @@ unsafe fn insert_args(
 }
 
 /// The task itself, on the process that runs it: built (`_STARPU_MPI_BUILD`, into
-/// `out`) or submitted. `STARPU_SSEND` only tells StarPU-MPI how to send: the task gets
-/// the access modes without it.
+/// `out`) or submitted, from the codelet and handles `d` resolved already. `STARPU_SSEND`
+/// only tells StarPU-MPI how to send: the task gets the access modes without it.
 unsafe fn make_task(
     action: c_int,
     cl: *mut starpu_codelet,
     args: &[_starpu_insert_arg],
+    d: &Decoded,
     out: *mut *mut starpu_task,
 ) -> Result<()> {
-    let ssend = AccessMode::SSEND.bits();
-    let mut local: Vec<_starpu_insert_arg> = args.to_vec();
-    let mut descr_copies: Vec<Vec<starpu_data_descr>> = Vec::new();
-    for a in &mut local {
-        if a.key > 0 && a.key < STARPU_VALUE {
-            a.key &= !(ssend as c_int);
-        } else if a.key == STARPU_DATA_MODE_ARRAY && a.b.i > 0 {
-            let ds = std::slice::from_raw_parts(a.a.p as *const starpu_data_descr, a.b.i as usize);
-            let mut copy = ds.to_vec();
-            copy.iter_mut().for_each(|x| x.mode &= !ssend);
-            a.a.p = copy.as_mut_ptr() as *mut libc::c_void;
-            descr_copies.push(copy);
-        }
-    }
     // The hook sees each task before its submission: with one, the task is built, shown,
     // then submitted.
     let hook = *PRE_SUBMIT_HOOK.lock().unwrap_or_else(|e| e.into_inner());
@@ -183,16 +176,14 @@ unsafe fn make_task(
     } else {
         _STARPU_INSERT_BUILD
     };
+    let handle = |i: usize| d.data.get(i).and_then(|a| a.handle.clone());
+    let known = Known {
+        codelet: d.codelet.clone(),
+        handle: &handle,
+        drop_modes: AccessMode::SSEND.bits(),
+    };
     let mut task = std::ptr::null_mut();
-    let ret = _starpu_task_insert_args(
-        how,
-        std::ptr::null_mut(),
-        cl,
-        local.as_ptr(),
-        local.len() as c_int,
-        &mut task,
-    );
-    drop(descr_copies);
+    let ret = insert_args(how, std::ptr::null_mut(), cl, args, &mut task, Some(known));
     if ret != 0 {
         return Err(Error::new(
             errno_kind(ret),
