@@ -64,8 +64,8 @@ impl TaskCount {
         }
     }
 
-    /// A task of context `ctx` ended (it leaves both that context's count and the
-    /// runtime-wide one).
+    /// A task of context `ctx` ended: it leaves that context's count (the runtime-wide
+    /// one is left through `ended`, called on its own).
     pub(crate) fn ended_in_context(&self, ctx: Option<u32>) {
         self.my_row()[slot(ctx)].fetch_add(1, Ordering::SeqCst);
     }
